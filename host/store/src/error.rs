@@ -1,0 +1,142 @@
+//! POSIX-coded errors. Every error names the path it concerns, because the
+//! reader is often a model that has to decide what to do next.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// The POSIX error codes the workspace reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[allow(clippy::upper_case_acronyms)]
+pub enum Errno {
+    ENOENT,
+    EEXIST,
+    ENOTDIR,
+    EISDIR,
+    ENOTEMPTY,
+    EINVAL,
+    ELOOP,
+    EROFS,
+    EPERM,
+    EFBIG,
+    ENAMETOOLONG,
+    EIO,
+}
+
+impl Errno {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Errno::ENOENT => "ENOENT",
+            Errno::EEXIST => "EEXIST",
+            Errno::ENOTDIR => "ENOTDIR",
+            Errno::EISDIR => "EISDIR",
+            Errno::ENOTEMPTY => "ENOTEMPTY",
+            Errno::EINVAL => "EINVAL",
+            Errno::ELOOP => "ELOOP",
+            Errno::EROFS => "EROFS",
+            Errno::EPERM => "EPERM",
+            Errno::EFBIG => "EFBIG",
+            Errno::ENAMETOOLONG => "ENAMETOOLONG",
+            Errno::EIO => "EIO",
+        }
+    }
+
+    /// The strerror-style description used as the start of messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Errno::ENOENT => "no such file or directory",
+            Errno::EEXIST => "file exists",
+            Errno::ENOTDIR => "not a directory",
+            Errno::EISDIR => "is a directory",
+            Errno::ENOTEMPTY => "directory not empty",
+            Errno::EINVAL => "invalid argument",
+            Errno::ELOOP => "too many levels of symbolic links",
+            Errno::EROFS => "read-only file system",
+            Errno::EPERM => "operation not permitted",
+            Errno::EFBIG => "file too large",
+            Errno::ENAMETOOLONG => "file name too long",
+            Errno::EIO => "input/output error",
+        }
+    }
+}
+
+impl fmt::Display for Errno {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error from a workspace operation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct FsError {
+    pub code: Errno,
+    /// The path the error concerns, as the caller gave it (normalized).
+    pub path: String,
+    /// Human-readable, always mentions `path` when there is one.
+    pub message: String,
+}
+
+impl FsError {
+    /// The standard message: `<description>: <path>`.
+    pub fn new(code: Errno, path: impl Into<String>) -> Self {
+        let path = path.into();
+        let message = format!("{}: {}", code.describe(), path);
+        FsError {
+            code,
+            path,
+            message,
+        }
+    }
+
+    /// A message with extra detail: `<description>: <path> (<detail>)`.
+    pub fn detail(code: Errno, path: impl Into<String>, detail: impl fmt::Display) -> Self {
+        let path = path.into();
+        let message = format!("{}: {} ({})", code.describe(), path, detail);
+        FsError {
+            code,
+            path,
+            message,
+        }
+    }
+
+    /// A fully custom message; it should still name the path.
+    pub fn custom(code: Errno, path: impl Into<String>, message: impl Into<String>) -> Self {
+        FsError {
+            code,
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn db(err: rusqlite::Error) -> Self {
+        FsError::custom(Errno::EIO, "", format!("workspace database error: {err}"))
+    }
+
+    pub(crate) fn host_io(path: impl Into<String>, err: std::io::Error) -> Self {
+        let path = path.into();
+        let code = match err.kind() {
+            std::io::ErrorKind::NotFound => Errno::ENOENT,
+            std::io::ErrorKind::AlreadyExists => Errno::EEXIST,
+            std::io::ErrorKind::PermissionDenied => Errno::EPERM,
+            std::io::ErrorKind::NotADirectory => Errno::ENOTDIR,
+            std::io::ErrorKind::IsADirectory => Errno::EISDIR,
+            std::io::ErrorKind::InvalidInput => Errno::EINVAL,
+            _ => Errno::EIO,
+        };
+        let message = format!("{}: {} ({err})", code.describe(), path);
+        FsError {
+            code,
+            path,
+            message,
+        }
+    }
+}
+
+impl From<rusqlite::Error> for FsError {
+    fn from(err: rusqlite::Error) -> Self {
+        FsError::db(err)
+    }
+}
+
+pub type Result<T, E = FsError> = std::result::Result<T, E>;

@@ -1,0 +1,36 @@
+//! The durable workspace: a POSIX-like filesystem in one SQLite file.
+//!
+//! Nodes (files, directories, symlinks) form a copy-on-write tree over
+//! content-addressed chunks, so copies and renames of whole subtrees are
+//! O(1). Every operation is one transaction and bumps the revision counter.
+//!
+//! ```
+//! use computer_store::{Workspace, WriteOptions};
+//! let ws = Workspace::in_memory().unwrap();
+//! ws.write("/notes/todo.md", b"- ship it\n", &WriteOptions { create_parents: true, ..Default::default() }).unwrap();
+//! assert_eq!(ws.read("/notes/todo.md").unwrap(), b"- ship it\n");
+//! ```
+
+mod clock;
+mod content;
+mod db;
+mod error;
+mod ops;
+mod path;
+mod search;
+mod transfer;
+mod tree;
+mod types;
+mod workspace;
+
+pub use content::CHUNK_SIZE;
+pub use db::Durability;
+pub use error::{Errno, FsError, Result};
+pub use path::{MAX_NAME, MAX_PATH, WsPath};
+pub use transfer::{ExportStats, ImportStats, Progress};
+pub use tree::{MAX_SYMLINK_HOPS, NodeKind};
+pub use types::{
+    EditResult, FindEntry, FindPage, GrepMatch, GrepOptions, GrepPage, MkdirOptions, Page,
+    RmOptions, Stat, TextEdit, WriteOptions,
+};
+pub use workspace::{Config, DEFAULT_MAX_FILE_SIZE, Usage, Workspace};

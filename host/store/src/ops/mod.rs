@@ -1,0 +1,8 @@
+//! Workspace operations, grouped by what they act on.
+
+mod dirs;
+mod files;
+mod links;
+mod moves;
+
+pub(crate) use dirs::mkdir_p;

@@ -1,0 +1,424 @@
+//! The node tree: lookups, path resolution with symlinks, and the
+//! copy-on-write bookkeeping that makes copying a subtree O(1).
+//!
+//! A copied subtree is shared: the new directory entry points at the same
+//! node and `refs` goes up. Before anything is changed through a path, the
+//! nodes on that path that are shared (`refs > 1`) are cloned one level at a
+//! time (`unshare`), so the change is never visible through another path.
+
+use std::collections::VecDeque;
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+
+use crate::content;
+use crate::db::ROOT_ID;
+use crate::error::{Errno, FsError, Result};
+use crate::path::WsPath;
+
+/// Symlinks followed during one resolution before `ELOOP`.
+pub const MAX_SYMLINK_HOPS: u32 = 40;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeKind {
+    File,
+    Directory,
+    Symlink,
+}
+
+impl NodeKind {
+    pub(crate) fn to_db(self) -> i64 {
+        match self {
+            NodeKind::File => 1,
+            NodeKind::Directory => 2,
+            NodeKind::Symlink => 3,
+        }
+    }
+
+    pub(crate) fn from_db(v: i64) -> rusqlite::Result<Self> {
+        match v {
+            1 => Ok(NodeKind::File),
+            2 => Ok(NodeKind::Directory),
+            3 => Ok(NodeKind::Symlink),
+            other => Err(rusqlite::Error::IntegralValueOutOfRange(0, other)),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::File => "file",
+            NodeKind::Directory => "directory",
+            NodeKind::Symlink => "symlink",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    pub id: i64,
+    pub kind: NodeKind,
+    pub mode: u32,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub refs: i64,
+    pub target: Option<String>,
+}
+
+const NODE_COLUMNS: &str = "n.id, n.kind, n.mode, n.size, n.mtime_ns, n.refs, n.target";
+
+fn node_from_row(row: &Row<'_>) -> rusqlite::Result<Node> {
+    Ok(Node {
+        id: row.get(0)?,
+        kind: NodeKind::from_db(row.get(1)?)?,
+        mode: row.get::<_, i64>(2)? as u32,
+        size: row.get::<_, i64>(3)? as u64,
+        mtime_ns: row.get(4)?,
+        refs: row.get(5)?,
+        target: row.get(6)?,
+    })
+}
+
+/// One resolved path component: the entry `(parent, name)` and its node.
+#[derive(Debug, Clone)]
+pub(crate) struct Step {
+    pub parent: i64,
+    pub name: String,
+    pub node: Node,
+}
+
+/// A resolved path: every component from the root down, after symlinks.
+#[derive(Debug, Clone)]
+pub(crate) struct Chain {
+    pub steps: Vec<Step>,
+}
+
+impl Chain {
+    /// Id of the node the chain ends at.
+    pub fn id(&self) -> i64 {
+        self.steps.last().map_or(ROOT_ID, |s| s.node.id)
+    }
+
+    pub fn kind(&self) -> NodeKind {
+        self.steps
+            .last()
+            .map_or(NodeKind::Directory, |s| s.node.kind)
+    }
+
+    pub fn last(&self) -> Option<&Step> {
+        self.steps.last()
+    }
+
+    pub fn is_root(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// The canonical path (symlinks resolved).
+    pub fn path(&self) -> WsPath {
+        WsPath::from_components(self.steps.iter().map(|s| s.name.clone()).collect())
+    }
+}
+
+/// The outcome of resolving a path.
+pub(crate) enum Lookup {
+    Found(Chain),
+    /// Everything but the last component exists; `parent` is a directory.
+    Missing {
+        parent: Chain,
+        name: String,
+    },
+}
+
+pub(crate) fn get_node(conn: &Connection, id: i64) -> Result<Node> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {NODE_COLUMNS} FROM nodes n WHERE n.id = ?1"
+    ))?;
+    Ok(stmt.query_row([id], node_from_row)?)
+}
+
+pub(crate) fn lookup(conn: &Connection, dir: i64, name: &str) -> Result<Option<Node>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {NODE_COLUMNS} FROM dentries d JOIN nodes n ON n.id = d.child
+         WHERE d.dir = ?1 AND d.name = ?2"
+    ))?;
+    Ok(stmt
+        .query_row(params![dir, name], node_from_row)
+        .optional()?)
+}
+
+/// Resolves `path`. Intermediate symlinks are always followed; the last
+/// component is followed only when `follow_last`.
+pub(crate) fn resolve(conn: &Connection, path: &WsPath, follow_last: bool) -> Result<Lookup> {
+    let shown = path.to_string();
+    let mut queue: VecDeque<String> = path.components().iter().cloned().collect();
+    let mut steps: Vec<Step> = Vec::new();
+    let mut hops = 0u32;
+    while let Some(name) = queue.pop_front() {
+        match name.as_str() {
+            "" | "." => continue,
+            ".." => {
+                steps.pop();
+                continue;
+            }
+            _ => {}
+        }
+        let (dir_id, dir_kind) = steps
+            .last()
+            .map_or((ROOT_ID, NodeKind::Directory), |s| (s.node.id, s.node.kind));
+        if dir_kind != NodeKind::Directory {
+            return Err(FsError::new(Errno::ENOTDIR, &shown));
+        }
+        let Some(node) = lookup(conn, dir_id, &name)? else {
+            if queue.is_empty() {
+                return Ok(Lookup::Missing {
+                    parent: Chain { steps },
+                    name,
+                });
+            }
+            return Err(FsError::new(Errno::ENOENT, &shown));
+        };
+        if node.kind == NodeKind::Symlink && (follow_last || !queue.is_empty()) {
+            hops += 1;
+            if hops > MAX_SYMLINK_HOPS {
+                return Err(FsError::detail(
+                    Errno::ELOOP,
+                    &shown,
+                    format!("more than {MAX_SYMLINK_HOPS} symlinks followed"),
+                ));
+            }
+            let target = node.target.clone().unwrap_or_default();
+            if target.starts_with('/') {
+                steps.clear();
+            }
+            for part in target.split('/').rev() {
+                queue.push_front(part.to_owned());
+            }
+            continue;
+        }
+        steps.push(Step {
+            parent: dir_id,
+            name,
+            node,
+        });
+    }
+    Ok(Lookup::Found(Chain { steps }))
+}
+
+/// Resolves a path that must exist.
+pub(crate) fn resolve_existing(
+    conn: &Connection,
+    path: &WsPath,
+    follow_last: bool,
+) -> Result<Chain> {
+    match resolve(conn, path, follow_last)? {
+        Lookup::Found(chain) => {
+            if path.trailing_slash() && chain.kind() != NodeKind::Directory {
+                return Err(FsError::new(Errno::ENOTDIR, path.to_string()));
+            }
+            Ok(chain)
+        }
+        Lookup::Missing { .. } => Err(FsError::new(Errno::ENOENT, path.to_string())),
+    }
+}
+
+/// Resolves a path that must be an existing directory.
+pub(crate) fn resolve_dir(conn: &Connection, path: &WsPath) -> Result<Chain> {
+    let chain = resolve_existing(conn, path, true)?;
+    if chain.kind() != NodeKind::Directory {
+        return Err(FsError::new(Errno::ENOTDIR, path.to_string()));
+    }
+    Ok(chain)
+}
+
+pub(crate) fn insert_node(
+    conn: &Connection,
+    kind: NodeKind,
+    mode: u32,
+    mtime_ns: i64,
+    target: Option<&str>,
+) -> Result<i64> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, target) VALUES (?1, ?2, ?3, ?4, 0, ?5)",
+    )?;
+    let size = target.map_or(0, |t| t.len() as i64);
+    stmt.execute(params![
+        kind.to_db(),
+        (mode & 0o7777) as i64,
+        size,
+        mtime_ns,
+        target
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Adds the entry `(dir, name) -> child` and takes a reference on `child`.
+pub(crate) fn link(conn: &Connection, dir: i64, name: &str, child: i64) -> Result<()> {
+    conn.prepare_cached("INSERT INTO dentries (dir, name, child) VALUES (?1, ?2, ?3)")?
+        .execute(params![dir, name, child])?;
+    conn.prepare_cached("UPDATE nodes SET refs = refs + 1 WHERE id = ?1")?
+        .execute([child])?;
+    Ok(())
+}
+
+/// Removes the entry `(dir, name)` and drops its reference on `child`.
+pub(crate) fn unlink(conn: &Connection, dir: i64, name: &str, child: i64) -> Result<()> {
+    conn.prepare_cached("DELETE FROM dentries WHERE dir = ?1 AND name = ?2")?
+        .execute(params![dir, name])?;
+    release(conn, child)
+}
+
+/// Points the existing entry `(dir, name)` at `new_child`, moving the reference.
+pub(crate) fn repoint(
+    conn: &Connection,
+    dir: i64,
+    name: &str,
+    old_child: i64,
+    new_child: i64,
+) -> Result<()> {
+    conn.prepare_cached("UPDATE dentries SET child = ?3 WHERE dir = ?1 AND name = ?2")?
+        .execute(params![dir, name, new_child])?;
+    conn.prepare_cached("UPDATE nodes SET refs = refs + 1 WHERE id = ?1")?
+        .execute([new_child])?;
+    release(conn, old_child)
+}
+
+/// Drops one reference on `id`; a node nobody references is deleted along
+/// with its content and, for directories, its entries (recursively).
+pub(crate) fn release(conn: &Connection, id: i64) -> Result<()> {
+    let mut pending = vec![id];
+    while let Some(id) = pending.pop() {
+        let refs: i64 = conn
+            .prepare_cached("UPDATE nodes SET refs = refs - 1 WHERE id = ?1 RETURNING refs")?
+            .query_row([id], |r| r.get(0))?;
+        if refs > 0 {
+            continue;
+        }
+        let kind: i64 = conn
+            .prepare_cached("SELECT kind FROM nodes WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))?;
+        match NodeKind::from_db(kind)? {
+            NodeKind::Directory => {
+                let mut stmt = conn.prepare_cached("SELECT child FROM dentries WHERE dir = ?1")?;
+                let children = stmt
+                    .query_map([id], |r| r.get::<_, i64>(0))?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                pending.extend(children);
+                conn.prepare_cached("DELETE FROM dentries WHERE dir = ?1")?
+                    .execute([id])?;
+            }
+            NodeKind::File => content::release_from(conn, id, 0)?,
+            NodeKind::Symlink => {}
+        }
+        conn.prepare_cached("DELETE FROM nodes WHERE id = ?1")?
+            .execute([id])?;
+    }
+    Ok(())
+}
+
+/// A private copy of `node` for one path: same attributes, shared children
+/// or chunks. The caller repoints the entry at the clone.
+fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
+    conn.prepare_cached(
+        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, target)
+         SELECT kind, mode, size, mtime_ns, 0, target FROM nodes WHERE id = ?1",
+    )?
+    .execute([node.id])?;
+    let new_id = conn.last_insert_rowid();
+    match node.kind {
+        NodeKind::Directory => {
+            conn.prepare_cached(
+                "INSERT INTO dentries (dir, name, child) SELECT ?2, name, child FROM dentries WHERE dir = ?1",
+            )?
+            .execute(params![node.id, new_id])?;
+            conn.prepare_cached(
+                "UPDATE nodes SET refs = refs + 1 WHERE id IN (SELECT child FROM dentries WHERE dir = ?1)",
+            )?
+            .execute([node.id])?;
+        }
+        NodeKind::File => content::share_extents(conn, node.id, new_id)?,
+        NodeKind::Symlink => {}
+    }
+    let mut clone = node.clone();
+    clone.id = new_id;
+    clone.refs = 1;
+    Ok(clone)
+}
+
+/// Makes every node on `chain` private to this path, so it can be changed.
+/// `through` is how many steps (from the root) must be private.
+pub(crate) fn unshare(conn: &Connection, chain: &mut Chain, through: usize) -> Result<()> {
+    let through = through.min(chain.steps.len());
+    for i in 0..through {
+        if chain.steps[i].node.refs <= 1 {
+            continue;
+        }
+        let old = chain.steps[i].node.clone();
+        let clone = clone_node(conn, &old)?;
+        let parent = chain.steps[i].parent;
+        repoint(conn, parent, &chain.steps[i].name, old.id, clone.id)?;
+        let is_dir = clone.kind == NodeKind::Directory;
+        let clone_id = clone.id;
+        chain.steps[i].node = clone;
+        if let Some(next) = chain.steps.get_mut(i + 1) {
+            next.parent = clone_id;
+            if is_dir {
+                // The clone took a reference on every child.
+                next.node.refs += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Unshares the whole chain, including its last node.
+pub(crate) fn unshare_all(conn: &Connection, chain: &mut Chain) -> Result<()> {
+    let n = chain.steps.len();
+    unshare(conn, chain, n)
+}
+
+pub(crate) fn set_mtime(conn: &Connection, id: i64, mtime_ns: i64) -> Result<()> {
+    conn.prepare_cached("UPDATE nodes SET mtime_ns = ?2 WHERE id = ?1")?
+        .execute(params![id, mtime_ns])?;
+    Ok(())
+}
+
+pub(crate) fn has_children(conn: &Connection, dir: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM dentries WHERE dir = ?1 LIMIT 1")?
+        .query_row([dir], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// Entries of a directory, sorted by name (bytewise), paged.
+pub(crate) fn list(
+    conn: &Connection,
+    dir: i64,
+    offset: u64,
+    limit: Option<u64>,
+) -> Result<Vec<(String, Node)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT d.name, {NODE_COLUMNS} FROM dentries d JOIN nodes n ON n.id = d.child
+         WHERE d.dir = ?1 ORDER BY d.name LIMIT ?2 OFFSET ?3"
+    ))?;
+    let limit = limit.map_or(-1, |l| l.min(i64::MAX as u64) as i64);
+    let rows = stmt
+        .query_map(
+            params![dir, limit, offset.min(i64::MAX as u64) as i64],
+            |r| {
+                let name: String = r.get(0)?;
+                let node = Node {
+                    id: r.get(1)?,
+                    kind: NodeKind::from_db(r.get(2)?)?,
+                    mode: r.get::<_, i64>(3)? as u32,
+                    size: r.get::<_, i64>(4)? as u64,
+                    mtime_ns: r.get(5)?,
+                    refs: r.get(6)?,
+                    target: r.get(7)?,
+                };
+                Ok((name, node))
+            },
+        )?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}

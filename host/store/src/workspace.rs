@@ -1,0 +1,220 @@
+//! The `Workspace` handle: one SQLite connection, transactions, and the
+//! workspace-wide state (revision counter, read-only subtrees).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use crate::db::{self, Durability};
+use crate::error::{Errno, FsError, Result};
+use crate::path::WsPath;
+use crate::tree::{self, Lookup};
+
+/// Default cap on a single file's size.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 << 30;
+
+/// Settings for opening a workspace.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub durability: Durability,
+    /// How long a writer waits for another process's transaction.
+    pub busy_timeout: Duration,
+    /// Writes that would make a file larger than this fail with `EFBIG`.
+    pub max_file_size: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            durability: Durability::Process,
+            busy_timeout: Duration::from_secs(30),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        }
+    }
+}
+
+/// A workspace: a POSIX-like filesystem stored in one SQLite file.
+///
+/// Every operation is one transaction. A `Workspace` is `Send + Sync`;
+/// operations on one handle are serialized, and separate handles (in this
+/// or other processes) are serialized by SQLite.
+pub struct Workspace {
+    conn: Mutex<Connection>,
+    location: Option<PathBuf>,
+    pub(crate) config: Config,
+}
+
+impl Workspace {
+    /// Opens the workspace at `path`, creating the file if needed.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        Self::open_with(path, Config::default())
+    }
+
+    pub fn open_with(path: impl AsRef<Path>, config: Config) -> Result<Self> {
+        let path = path.as_ref();
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| FsError::host_io(parent.display().to_string(), e))?;
+        }
+        let conn = db::open(path, config.durability, config.busy_timeout)?;
+        Ok(Workspace {
+            conn: Mutex::new(conn),
+            location: Some(path.to_path_buf()),
+            config,
+        })
+    }
+
+    /// A throwaway workspace that lives in memory.
+    pub fn in_memory() -> Result<Self> {
+        Ok(Workspace {
+            conn: Mutex::new(db::open_in_memory()?),
+            location: None,
+            config: Config::default(),
+        })
+    }
+
+    /// The SQLite file, or `None` for an in-memory workspace.
+    pub fn location(&self) -> Option<&Path> {
+        self.location.as_deref()
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        // A panic inside a transaction drops (rolls back) it, so the
+        // connection is still consistent after poisoning.
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `f` in a read transaction (a consistent snapshot).
+    pub(crate) fn read_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
+        let out = f(&tx)?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// Runs a mutation in one write transaction and bumps `rev` once.
+    /// Nothing is written if `f` fails.
+    pub(crate) fn write_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let out = f(&tx)?;
+        tx.prepare_cached("UPDATE workspace SET rev = rev + 1 WHERE id = 1")?
+            .execute([])?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// The revision counter: bumped once by every mutation.
+    pub fn rev(&self) -> Result<u64> {
+        self.read_tx(|c| {
+            let rev: i64 = c
+                .prepare_cached("SELECT rev FROM workspace WHERE id = 1")?
+                .query_row([], |r| r.get(0))?;
+            Ok(rev as u64)
+        })
+    }
+
+    /// Storage accounting: how many nodes and chunks exist and how many
+    /// bytes the chunks hold (deduplicated) against the bytes files hold.
+    pub fn usage(&self) -> Result<Usage> {
+        self.read_tx(|c| {
+            let (nodes, logical): (i64, i64) = c
+                .prepare_cached("SELECT count(*), coalesce(sum(CASE WHEN kind = 1 THEN size ELSE 0 END), 0) FROM nodes")?
+                .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let (chunks, stored): (i64, i64) = c
+                .prepare_cached("SELECT count(*), coalesce(sum(size), 0) FROM chunks")?
+                .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(Usage {
+                nodes: nodes as u64,
+                chunks: chunks as u64,
+                stored_bytes: stored as u64,
+                node_bytes: logical as u64,
+            })
+        })
+    }
+
+    /// Declares (or undeclares) `path` a read-only subtree: nothing inside
+    /// it may change, and no ancestor holding it may be removed or moved.
+    pub fn set_readonly(&self, path: &str, readonly: bool) -> Result<()> {
+        let p = WsPath::parse(path)?;
+        self.write_tx(|c| {
+            // Store the canonical path, so a symlinked spelling protects the target.
+            let canonical = match tree::resolve(c, &p, true)? {
+                Lookup::Found(chain) => chain.path(),
+                Lookup::Missing { parent, name } => parent.path().join(&name),
+            };
+            if readonly {
+                c.prepare_cached("INSERT OR IGNORE INTO readonly_paths (path) VALUES (?1)")?
+                    .execute([canonical.to_string()])?;
+            } else {
+                c.prepare_cached("DELETE FROM readonly_paths WHERE path = ?1")?
+                    .execute([canonical.to_string()])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The read-only subtrees, sorted.
+    pub fn readonly_paths(&self) -> Result<Vec<String>> {
+        self.read_tx(|c| {
+            let mut stmt = c.prepare_cached("SELECT path FROM readonly_paths ORDER BY path")?;
+            let rows = stmt
+                .query_map([], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(rows)
+        })
+    }
+}
+
+/// Storage accounting of a workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Usage {
+    /// Files, directories and symlinks stored (a shared copy counts once).
+    pub nodes: u64,
+    pub chunks: u64,
+    /// Bytes held by chunks, after deduplication.
+    pub stored_bytes: u64,
+    /// Sum of the sizes of stored file nodes.
+    pub node_bytes: u64,
+}
+
+/// What a mutation does to its target, for the read-only check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Touch {
+    /// Changes the target only (write, chmod, create).
+    Node,
+    /// Removes, replaces or moves the target with everything below it.
+    Subtree,
+}
+
+/// `EROFS` if changing `target` (canonical) would change a read-only subtree.
+pub(crate) fn check_writable(
+    c: &Connection,
+    target: &WsPath,
+    touch: Touch,
+    shown: &str,
+) -> Result<()> {
+    let mut stmt = c.prepare_cached("SELECT path FROM readonly_paths")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        let ro: String = row.get(0)?;
+        let Ok(ro) = WsPath::parse(&ro) else { continue };
+        let inside = target.starts_with(&ro);
+        let holds = touch == Touch::Subtree && ro.starts_with(target);
+        if inside || holds {
+            return Err(FsError::custom(
+                Errno::EROFS,
+                shown,
+                format!("read-only file system: {shown} (the subtree {ro} is read-only)"),
+            ));
+        }
+    }
+    Ok(())
+}
