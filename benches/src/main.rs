@@ -1,1 +1,54 @@
-fn main() {}
+//! Workspace benchmarks, each measured side by side with the same work done
+//! through `std::fs` on a tmpfs directory, in the same process and run.
+//!
+//! `cargo run --release -p computer-bench -- fs` prints a Markdown table of
+//! ratios (workspace time / native time). `--quick` is a smoke run for CI.
+
+mod fs_bench;
+mod report;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+struct Args {
+    #[command(subcommand)]
+    suite: Suite,
+    /// Tiny sizes and one trial: checks the benchmarks run, measures nothing
+    #[arg(long, global = true)]
+    quick: bool,
+    /// Scratch directory for both sides [default: /dev/shm if present]
+    #[arg(long, global = true)]
+    dir: Option<PathBuf>,
+    /// Print JSON instead of Markdown
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+#[derive(Subcommand)]
+enum Suite {
+    /// Filesystem operations against std::fs on tmpfs
+    Fs,
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let base = args.dir.clone().unwrap_or_else(|| {
+        let shm = PathBuf::from("/dev/shm");
+        if shm.is_dir() {
+            shm
+        } else {
+            std::env::temp_dir()
+        }
+    });
+    let rows = match args.suite {
+        Suite::Fs => fs_bench::run(&base, args.quick)?,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        report::markdown(&rows);
+    }
+    Ok(())
+}

@@ -1,1 +1,79 @@
-fn main() {}
+//! `computer`: the command-line interface to a workspace.
+
+mod args;
+mod error;
+mod fs_cmd;
+mod output;
+mod transfer_cmd;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use computer_store::Workspace;
+use serde_json::json;
+
+use args::{Cli, Command};
+use error::CliResult;
+use output::Out;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("COMPUTER_LOG"))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let out = Out { json: cli.json };
+    match run(cli, out) {
+        Ok(code) => code,
+        Err(e) => {
+            e.print(out.json);
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn workspace_path(cli: &Cli) -> PathBuf {
+    cli.workspace
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(".computer/workspace.db"))
+}
+
+fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
+    let path = workspace_path(&cli);
+    let ws = Workspace::open(&path)?;
+    match cli.command {
+        Command::Init => {
+            let shown = path.display().to_string();
+            out.emit(json!({"workspace": shown, "rev": ws.rev()?}), || {
+                println!("workspace ready: {shown}")
+            });
+        }
+        Command::Info => {
+            let usage = ws.usage()?;
+            let rev = ws.rev()?;
+            let ro = ws.readonly_paths()?;
+            let shown = path.display().to_string();
+            out.emit(
+                json!({"workspace": shown, "rev": rev, "usage": usage, "readonly": ro}),
+                || {
+                    println!("workspace: {shown}");
+                    println!("rev: {rev}");
+                    println!("nodes: {}", usage.nodes);
+                    println!(
+                        "chunks: {} ({} bytes stored)",
+                        usage.chunks, usage.stored_bytes
+                    );
+                    println!("file bytes: {}", usage.node_bytes);
+                    for p in &ro {
+                        println!("read-only: {p}");
+                    }
+                },
+            );
+        }
+        Command::Fs(cmd) => return Ok(ExitCode::from(fs_cmd::run(&ws, cmd, out)?)),
+        Command::Import { host_dir, ws_dir } => transfer_cmd::import(&ws, &host_dir, &ws_dir, out)?,
+        Command::Export { ws_dir, host_dir } => transfer_cmd::export(&ws, &ws_dir, &host_dir, out)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

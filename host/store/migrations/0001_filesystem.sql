@@ -10,6 +10,9 @@ CREATE TABLE workspace (
 -- A node is a file, directory or symlink. `refs` counts the directory
 -- entries that point at it: a copied subtree is shared (refs > 1) until a
 -- write through one of its paths clones the nodes on that path.
+-- A file's content is `chunks`: its chunk ids in order, packed as
+-- little-endian u64s (all chunks full-size but the last). Keeping the list
+-- in the node row instead of a separate table saves a b-tree page per write.
 CREATE TABLE nodes (
     id        INTEGER PRIMARY KEY,
     kind      INTEGER NOT NULL CHECK (kind IN (1, 2, 3)), -- 1 file, 2 dir, 3 symlink
@@ -17,7 +20,8 @@ CREATE TABLE nodes (
     size      INTEGER NOT NULL DEFAULT 0,
     mtime_ns  INTEGER NOT NULL,
     refs      INTEGER NOT NULL DEFAULT 1,
-    target    TEXT                                         -- symlink target, verbatim
+    target    TEXT,                                        -- symlink target, verbatim
+    chunks    BLOB                                         -- file content: packed chunk ids
 );
 
 CREATE TABLE dentries (
@@ -27,26 +31,16 @@ CREATE TABLE dentries (
     PRIMARY KEY (dir, name)
 ) WITHOUT ROWID;
 
-CREATE INDEX dentries_child ON dentries (child);
-
 -- Content-addressed storage: identical chunks anywhere are stored once.
+-- The id is the first 63 bits of the sha256 (probing upwards on the
+-- unlikely collision), so finding a chunk by hash needs no extra index.
 CREATE TABLE chunks (
     id    INTEGER PRIMARY KEY,
-    hash  BLOB NOT NULL UNIQUE,  -- sha256 of data
+    hash  BLOB NOT NULL,         -- sha256 of data
     size  INTEGER NOT NULL,
-    refs  INTEGER NOT NULL,      -- extents pointing at this chunk
+    refs  INTEGER NOT NULL,      -- occurrences in file chunk lists
     data  BLOB NOT NULL
 );
-
--- A file's content: fixed-size chunks in order (only the last may be short).
-CREATE TABLE extents (
-    node   INTEGER NOT NULL,
-    idx    INTEGER NOT NULL,
-    chunk  INTEGER NOT NULL,
-    PRIMARY KEY (node, idx)
-) WITHOUT ROWID;
-
-CREATE INDEX extents_chunk ON extents (chunk);
 
 -- Subtrees that no operation may change.
 CREATE TABLE readonly_paths (

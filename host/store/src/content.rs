@@ -2,11 +2,12 @@
 //!
 //! Fixed-size chunks keep range reads to index arithmetic; only the last
 //! chunk of a file may be short. Identical chunks anywhere in the workspace
-//! are stored once and reference-counted.
+//! are stored once and reference-counted. A file's chunk list lives in its
+//! node row (`nodes.chunks`, packed little-endian u64 ids).
 
 use std::io::Read;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Errno, FsError, Result};
@@ -14,92 +15,123 @@ use crate::error::{Errno, FsError, Result};
 /// Size of every chunk but a file's last.
 pub const CHUNK_SIZE: usize = 256 * 1024;
 
+/// Chunk ids are positive 63-bit integers.
+const ID_MASK: u64 = (1 << 63) - 1;
+
+fn decode(blob: Option<Vec<u8>>) -> Vec<i64> {
+    blob.unwrap_or_default()
+        .chunks_exact(8)
+        .map(|b| i64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+        .collect()
+}
+
+fn encode(ids: &[i64]) -> Vec<u8> {
+    ids.iter().flat_map(|id| id.to_le_bytes()).collect()
+}
+
+/// The chunk ids of a file, in order.
+pub(crate) fn chunk_list(conn: &Connection, node: i64) -> Result<Vec<i64>> {
+    let blob: Option<Vec<u8>> = conn
+        .prepare_cached("SELECT chunks FROM nodes WHERE id = ?1")?
+        .query_row([node], |r| r.get(0))?;
+    Ok(decode(blob))
+}
+
+fn store_list(conn: &Connection, node: i64, ids: &[i64], size: u64, mtime_ns: i64) -> Result<()> {
+    let blob = (!ids.is_empty()).then(|| encode(ids));
+    conn.prepare_cached("UPDATE nodes SET chunks = ?2, size = ?3, mtime_ns = ?4 WHERE id = ?1")?
+        .execute(params![node, blob, size as i64, mtime_ns])?;
+    Ok(())
+}
+
 /// Stores `data` and returns the chunk id, sharing an identical chunk if one exists.
 fn put_chunk(conn: &Connection, data: &[u8]) -> Result<i64> {
     let hash = Sha256::digest(data);
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO chunks (hash, size, refs, data) VALUES (?1, ?2, 1, ?3)
-         ON CONFLICT (hash) DO UPDATE SET refs = refs + 1
-         RETURNING id",
-    )?;
-    Ok(stmt.query_row(params![&hash[..], data.len() as i64, data], |r| r.get(0))?)
-}
-
-fn add_extent(conn: &Connection, node: i64, idx: i64, chunk: i64) -> Result<()> {
-    conn.prepare_cached("INSERT INTO extents (node, idx, chunk) VALUES (?1, ?2, ?3)")?
-        .execute(params![node, idx, chunk])?;
-    Ok(())
-}
-
-/// Drops extents `idx >= from` of `node`, releasing their chunks.
-pub(crate) fn release_from(conn: &Connection, node: i64, from: i64) -> Result<()> {
-    let chunks: Vec<i64> = conn
-        .prepare_cached("SELECT chunk FROM extents WHERE node = ?1 AND idx >= ?2")?
-        .query_map(params![node, from], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    if chunks.is_empty() {
-        return Ok(());
+    let mut prefix = [0u8; 8];
+    prefix.copy_from_slice(&hash[..8]);
+    let mut id = (u64::from_le_bytes(prefix) & ID_MASK) as i64;
+    let mut find = conn.prepare_cached("SELECT hash FROM chunks WHERE id = ?1")?;
+    loop {
+        let existing: Option<Vec<u8>> = find.query_row([id], |r| r.get(0)).optional()?;
+        match existing {
+            None => {
+                conn.prepare_cached(
+                    "INSERT INTO chunks (id, hash, size, refs, data) VALUES (?1, ?2, ?3, 1, ?4)",
+                )?
+                .execute(params![id, &hash[..], data.len() as i64, data])?;
+                return Ok(id);
+            }
+            Some(h) if h[..] == hash[..] => {
+                conn.prepare_cached("UPDATE chunks SET refs = refs + 1 WHERE id = ?1")?
+                    .execute([id])?;
+                return Ok(id);
+            }
+            // A 63-bit prefix collision: probe the next id.
+            Some(_) => id = ((id as u64).wrapping_add(1) & ID_MASK) as i64,
+        }
     }
+}
+
+/// Drops one reference per occurrence in `ids`, deleting unreferenced chunks.
+fn release_chunks(conn: &Connection, ids: &[i64]) -> Result<()> {
     let mut dec =
         conn.prepare_cached("UPDATE chunks SET refs = refs - 1 WHERE id = ?1 RETURNING refs")?;
     let mut del = conn.prepare_cached("DELETE FROM chunks WHERE id = ?1")?;
-    for chunk in chunks {
-        let refs: i64 = dec.query_row([chunk], |r| r.get(0))?;
+    for &id in ids {
+        let refs: i64 = dec.query_row([id], |r| r.get(0))?;
         if refs <= 0 {
-            del.execute([chunk])?;
+            del.execute([id])?;
         }
     }
-    conn.prepare_cached("DELETE FROM extents WHERE node = ?1 AND idx >= ?2")?
-        .execute(params![node, from])?;
     Ok(())
 }
 
-/// Gives `to` the same extents as `from` (a copy that moves no bytes).
-pub(crate) fn share_extents(conn: &Connection, from: i64, to: i64) -> Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO extents (node, idx, chunk) SELECT ?2, idx, chunk FROM extents WHERE node = ?1",
-    )?
-    .execute(params![from, to])?;
-    let chunks: Vec<i64> = conn
-        .prepare_cached("SELECT chunk FROM extents WHERE node = ?1")?
-        .query_map([to], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+fn retain_chunks(conn: &Connection, ids: &[i64]) -> Result<()> {
     let mut inc = conn.prepare_cached("UPDATE chunks SET refs = refs + 1 WHERE id = ?1")?;
-    for chunk in chunks {
-        inc.execute([chunk])?;
+    for &id in ids {
+        inc.execute([id])?;
     }
     Ok(())
 }
 
-/// Appends chunks for `data` starting at extent `first_idx`.
-fn put_all(conn: &Connection, node: i64, first_idx: i64, data: &[u8]) -> Result<()> {
-    for (i, piece) in data.chunks(CHUNK_SIZE).enumerate() {
-        let chunk = put_chunk(conn, piece)?;
-        add_extent(conn, node, first_idx + i as i64, chunk)?;
-    }
-    Ok(())
+/// Releases every chunk of a node that is being deleted.
+pub(crate) fn release_all(conn: &Connection, node: i64) -> Result<()> {
+    let ids = chunk_list(conn, node)?;
+    release_chunks(conn, &ids)
 }
 
-fn set_size(conn: &Connection, node: i64, size: u64, mtime_ns: i64) -> Result<()> {
-    conn.prepare_cached("UPDATE nodes SET size = ?2, mtime_ns = ?3 WHERE id = ?1")?
-        .execute(params![node, size as i64, mtime_ns])?;
+/// Takes a reference on every chunk of `node`, whose row was just copied
+/// from another node (a copy that moves no bytes).
+pub(crate) fn retain_all(conn: &Connection, node: i64) -> Result<()> {
+    let ids = chunk_list(conn, node)?;
+    retain_chunks(conn, &ids)
+}
+
+fn put_all(conn: &Connection, data: &[u8], ids: &mut Vec<i64>) -> Result<()> {
+    for piece in data.chunks(CHUNK_SIZE) {
+        ids.push(put_chunk(conn, piece)?);
+    }
     Ok(())
 }
 
 /// Replaces the content of `node` with `data`.
 pub(crate) fn replace(conn: &Connection, node: i64, data: &[u8], mtime_ns: i64) -> Result<()> {
-    release_from(conn, node, 0)?;
-    put_all(conn, node, 0, data)?;
-    set_size(conn, node, data.len() as u64, mtime_ns)
+    let old = chunk_list(conn, node)?;
+    let mut ids = Vec::with_capacity(data.len().div_ceil(CHUNK_SIZE));
+    // New references first, so rewriting identical content never frees a chunk.
+    put_all(conn, data, &mut ids)?;
+    store_list(conn, node, &ids, data.len() as u64, mtime_ns)?;
+    release_chunks(conn, &old)
 }
 
-/// Content of a node known to have no extents yet.
+/// Content of a node known to have none yet.
 pub(crate) fn fill_new(conn: &Connection, node: i64, data: &[u8], mtime_ns: i64) -> Result<()> {
-    put_all(conn, node, 0, data)?;
-    set_size(conn, node, data.len() as u64, mtime_ns)
+    let mut ids = Vec::with_capacity(data.len().div_ceil(CHUNK_SIZE));
+    put_all(conn, data, &mut ids)?;
+    store_list(conn, node, &ids, data.len() as u64, mtime_ns)
 }
 
-/// Streams `reader` into a node with no extents; stops with `EFBIG` past `max`.
+/// Streams `reader` into a node with no content; stops with `EFBIG` past `max`.
 pub(crate) fn fill_from_reader(
     conn: &Connection,
     node: i64,
@@ -110,7 +142,7 @@ pub(crate) fn fill_from_reader(
 ) -> Result<u64> {
     let mut buf = vec![0u8; CHUNK_SIZE];
     let mut total: u64 = 0;
-    let mut idx = 0i64;
+    let mut ids = Vec::new();
     loop {
         let mut filled = 0;
         while filled < CHUNK_SIZE {
@@ -129,14 +161,12 @@ pub(crate) fn fill_from_reader(
         if total > max {
             return Err(too_big(path, total, max));
         }
-        let chunk = put_chunk(conn, &buf[..filled])?;
-        add_extent(conn, node, idx, chunk)?;
-        idx += 1;
+        ids.push(put_chunk(conn, &buf[..filled])?);
         if filled < CHUNK_SIZE {
             break;
         }
     }
-    set_size(conn, node, total, mtime_ns)?;
+    store_list(conn, node, &ids, total, mtime_ns)?;
     Ok(total)
 }
 
@@ -148,6 +178,12 @@ pub(crate) fn too_big(path: &str, size: u64, max: u64) -> FsError {
     )
 }
 
+fn chunk_data(conn: &Connection, id: i64) -> Result<Vec<u8>> {
+    Ok(conn
+        .prepare_cached("SELECT data FROM chunks WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))?)
+}
+
 /// Appends `data` to a node of `old_size` bytes. Only the short last chunk
 /// is rewritten, so appends cost O(chunk), not O(file).
 pub(crate) fn append(
@@ -157,25 +193,25 @@ pub(crate) fn append(
     data: &[u8],
     mtime_ns: i64,
 ) -> Result<u64> {
-    let full = (old_size / CHUNK_SIZE as u64) as i64;
+    let mut ids = chunk_list(conn, node)?;
     let tail_len = (old_size % CHUNK_SIZE as u64) as usize;
-    let mut joined;
+    let mut released = Vec::new();
     let mut rest = data;
-    if tail_len > 0 {
-        joined = read_extent(conn, node, full)?;
+    if tail_len > 0
+        && let Some(last) = ids.pop()
+    {
+        let mut joined = chunk_data(conn, last)?;
         joined.truncate(tail_len);
         let take = (CHUNK_SIZE - tail_len).min(rest.len());
         joined.extend_from_slice(&rest[..take]);
         rest = &rest[take..];
-        release_from(conn, node, full)?;
-        let chunk = put_chunk(conn, &joined)?;
-        add_extent(conn, node, full, chunk)?;
-        put_all(conn, node, full + 1, rest)?;
-    } else {
-        put_all(conn, node, full, rest)?;
+        ids.push(put_chunk(conn, &joined)?);
+        released.push(last);
     }
+    put_all(conn, rest, &mut ids)?;
     let new_size = old_size + data.len() as u64;
-    set_size(conn, node, new_size, mtime_ns)?;
+    store_list(conn, node, &ids, new_size, mtime_ns)?;
+    release_chunks(conn, &released)?;
     Ok(new_size)
 }
 
@@ -192,29 +228,21 @@ pub(crate) fn truncate(
         append(conn, node, old_size, &zeros, mtime_ns)?;
         return Ok(());
     }
-    let keep_full = (new_size / CHUNK_SIZE as u64) as i64;
+    let mut ids = chunk_list(conn, node)?;
+    let keep_full = (new_size / CHUNK_SIZE as u64) as usize;
     let tail_len = (new_size % CHUNK_SIZE as u64) as usize;
-    let tail = if tail_len > 0 {
-        let mut t = read_extent(conn, node, keep_full)?;
-        t.truncate(tail_len);
-        Some(t)
-    } else {
-        None
-    };
-    release_from(conn, node, keep_full)?;
-    if let Some(tail) = tail {
-        let chunk = put_chunk(conn, &tail)?;
-        add_extent(conn, node, keep_full, chunk)?;
+    let mut dropped: Vec<i64> = ids.split_off(keep_full.min(ids.len()));
+    if tail_len > 0
+        && let Some(&first_dropped) = dropped.first()
+    {
+        let mut tail = chunk_data(conn, first_dropped)?;
+        tail.truncate(tail_len);
+        ids.push(put_chunk(conn, &tail)?);
     }
-    set_size(conn, node, new_size, mtime_ns)
-}
-
-fn read_extent(conn: &Connection, node: i64, idx: i64) -> Result<Vec<u8>> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT c.data FROM extents e JOIN chunks c ON c.id = e.chunk WHERE e.node = ?1 AND e.idx = ?2",
-        )?
-        .query_row(params![node, idx], |r| r.get(0))?)
+    store_list(conn, node, &ids, new_size, mtime_ns)?;
+    release_chunks(conn, &dropped)?;
+    dropped.clear();
+    Ok(())
 }
 
 /// Reads `[offset, offset + len)` of a node of `size` bytes, clamped at EOF.
@@ -232,17 +260,15 @@ pub(crate) fn read_range(
     if end <= offset {
         return Ok(Vec::new());
     }
-    let first = (offset / CHUNK_SIZE as u64) as i64;
-    let last = ((end - 1) / CHUNK_SIZE as u64) as i64;
+    let ids = chunk_list(conn, node)?;
+    let first = (offset / CHUNK_SIZE as u64) as usize;
+    let last = ((end - 1) / CHUNK_SIZE as u64) as usize;
     let mut out = Vec::with_capacity((end - offset) as usize);
-    let mut stmt = conn.prepare_cached(
-        "SELECT e.idx, c.data FROM extents e JOIN chunks c ON c.id = e.chunk
-         WHERE e.node = ?1 AND e.idx BETWEEN ?2 AND ?3 ORDER BY e.idx",
-    )?;
-    let mut rows = stmt.query(params![node, first, last])?;
-    while let Some(row) = rows.next()? {
-        let idx: i64 = row.get(0)?;
-        let data = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+    let mut stmt = conn.prepare_cached("SELECT data FROM chunks WHERE id = ?1")?;
+    for (idx, id) in ids.iter().enumerate().take(last + 1).skip(first) {
+        let mut rows = stmt.query([id])?;
+        let row = rows.next()?.ok_or_else(|| missing_chunk(*id))?;
+        let data = row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
         let chunk_start = idx as u64 * CHUNK_SIZE as u64;
         let from = offset.saturating_sub(chunk_start) as usize;
         let to = ((end - chunk_start) as usize).min(data.len());
@@ -253,6 +279,14 @@ pub(crate) fn read_range(
     Ok(out)
 }
 
+fn missing_chunk(id: i64) -> FsError {
+    FsError::custom(
+        Errno::EIO,
+        "",
+        format!("workspace is corrupt: chunk {id} is missing"),
+    )
+}
+
 /// Calls `sink` with each piece of the node's content in order, without
 /// holding the whole file in memory.
 pub(crate) fn for_each_chunk(
@@ -260,11 +294,11 @@ pub(crate) fn for_each_chunk(
     node: i64,
     sink: &mut dyn FnMut(&[u8]) -> Result<()>,
 ) -> Result<()> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT c.data FROM extents e JOIN chunks c ON c.id = e.chunk WHERE e.node = ?1 ORDER BY e.idx",
-    )?;
-    let mut rows = stmt.query([node])?;
-    while let Some(row) = rows.next()? {
+    let ids = chunk_list(conn, node)?;
+    let mut stmt = conn.prepare_cached("SELECT data FROM chunks WHERE id = ?1")?;
+    for id in ids {
+        let mut rows = stmt.query([id])?;
+        let row = rows.next()?.ok_or_else(|| missing_chunk(id))?;
         sink(row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?)?;
     }
     Ok(())

@@ -208,7 +208,10 @@ fn build_regex(query: &str, opts: &GrepOptions, shown: &str) -> Result<Regex> {
             FsError::custom(
                 Errno::EINVAL,
                 shown,
-                format!("invalid argument: bad regular expression {query:?}: {e}"),
+                format!(
+                    "invalid argument: bad regular expression {query:?}: {}",
+                    one_line(&e.to_string())
+                ),
             )
         })
 }
@@ -265,5 +268,19 @@ impl GrepState<'_> {
             self.seen += 1;
         }
         Ok(true)
+    }
+}
+
+/// The regex crate's errors draw a caret diagram over several lines; keep
+/// the message on one line so it reads well in a CLI or a tool result.
+fn one_line(msg: &str) -> String {
+    let lines: Vec<&str> = msg
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    match lines.iter().find(|l| l.starts_with("error:")) {
+        Some(err) => err.trim_start_matches("error:").trim().to_owned(),
+        None => lines.join(" "),
     }
 }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::clock::now_ns;
 use crate::content;
-use crate::error::{Errno, FsError, Result};
+use crate::error::{FsError, Result};
 use crate::path::WsPath;
 use crate::tree::{self, Lookup, NodeKind};
 use crate::types::WriteOptions;
@@ -202,10 +202,11 @@ impl Workspace {
     pub fn export(&self, ws_dir: &str, host: &Path) -> Result<ExportStats> {
         let src = WsPath::parse(ws_dir)?;
         let host_shown = host.display().to_string();
-        std::fs::create_dir_all(host).map_err(|e| io_err(&host_shown, e))?;
-        let root = open_host_dir(host)?;
         self.read_tx(|c| {
+            // Check the source before touching the host.
             let chain = tree::resolve_dir(c, &src)?;
+            std::fs::create_dir_all(host).map_err(|e| io_err(&host_shown, e))?;
+            let root = open_host_dir(host)?;
             let mut stats = ExportStats::default();
             export_dir(c, chain.id(), &root, &src, &mut stats)?;
             Ok(stats)
@@ -308,14 +309,14 @@ fn export_dir(
                 stats.dirs += 1;
             }
             NodeKind::File => {
+                // Replace rather than open for writing: the old file may be
+                // read-only (git objects are 0444) or hard-linked elsewhere.
                 match existing {
                     Some(ft) if ft.is_dir() => {
                         host.remove_dir_all(&name).map_err(|e| io_err(&shown, e))?
                     }
-                    Some(ft) if !ft.is_file() => {
-                        host.remove_file(&name).map_err(|e| io_err(&shown, e))?
-                    }
-                    _ => {}
+                    Some(_) => host.remove_file(&name).map_err(|e| io_err(&shown, e))?,
+                    None => {}
                 }
                 let file = host.create(&name).map_err(|e| io_err(&shown, e))?;
                 let mut file = file.into_std();
@@ -346,6 +347,5 @@ fn export_dir(
             }
         }
     }
-    let _ = Errno::EIO;
     Ok(())
 }

@@ -65,7 +65,11 @@ pub(crate) struct Node {
     pub target: Option<String>,
 }
 
-const NODE_COLUMNS: &str = "n.id, n.kind, n.mode, n.size, n.mtime_ns, n.refs, n.target";
+macro_rules! node_columns {
+    () => {
+        "n.id, n.kind, n.mode, n.size, n.mtime_ns, n.refs, n.target"
+    };
+}
 
 fn node_from_row(row: &Row<'_>) -> rusqlite::Result<Node> {
     Ok(Node {
@@ -130,16 +134,19 @@ pub(crate) enum Lookup {
 }
 
 pub(crate) fn get_node(conn: &Connection, id: i64) -> Result<Node> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {NODE_COLUMNS} FROM nodes n WHERE n.id = ?1"
+    let mut stmt = conn.prepare_cached(concat!(
+        "SELECT ",
+        node_columns!(),
+        " FROM nodes n WHERE n.id = ?1"
     ))?;
     Ok(stmt.query_row([id], node_from_row)?)
 }
 
 pub(crate) fn lookup(conn: &Connection, dir: i64, name: &str) -> Result<Option<Node>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {NODE_COLUMNS} FROM dentries d JOIN nodes n ON n.id = d.child
-         WHERE d.dir = ?1 AND d.name = ?2"
+    let mut stmt = conn.prepare_cached(concat!(
+        "SELECT ",
+        node_columns!(),
+        " FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 AND d.name = ?2"
     ))?;
     Ok(stmt
         .query_row(params![dir, name], node_from_row)
@@ -175,7 +182,14 @@ pub(crate) fn resolve(conn: &Connection, path: &WsPath, follow_last: bool) -> Re
                     name,
                 });
             }
-            return Err(FsError::new(Errno::ENOENT, &shown));
+            let missing = WsPath::from_components(
+                steps.iter().map(|s| s.name.clone()).chain([name]).collect(),
+            );
+            return Err(FsError::detail(
+                Errno::ENOENT,
+                &shown,
+                format!("{missing} does not exist"),
+            ));
         };
         if node.kind == NodeKind::Symlink && (follow_last || !queue.is_empty()) {
             hops += 1;
@@ -306,7 +320,7 @@ pub(crate) fn release(conn: &Connection, id: i64) -> Result<()> {
                 conn.prepare_cached("DELETE FROM dentries WHERE dir = ?1")?
                     .execute([id])?;
             }
-            NodeKind::File => content::release_from(conn, id, 0)?,
+            NodeKind::File => content::release_all(conn, id)?,
             NodeKind::Symlink => {}
         }
         conn.prepare_cached("DELETE FROM nodes WHERE id = ?1")?
@@ -319,8 +333,8 @@ pub(crate) fn release(conn: &Connection, id: i64) -> Result<()> {
 /// or chunks. The caller repoints the entry at the clone.
 fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
     conn.prepare_cached(
-        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, target)
-         SELECT kind, mode, size, mtime_ns, 0, target FROM nodes WHERE id = ?1",
+        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, target, chunks)
+         SELECT kind, mode, size, mtime_ns, 0, target, chunks FROM nodes WHERE id = ?1",
     )?
     .execute([node.id])?;
     let new_id = conn.last_insert_rowid();
@@ -335,7 +349,7 @@ fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
             )?
             .execute([node.id])?;
         }
-        NodeKind::File => content::share_extents(conn, node.id, new_id)?,
+        NodeKind::File => content::retain_all(conn, new_id)?,
         NodeKind::Symlink => {}
     }
     let mut clone = node.clone();
@@ -397,9 +411,10 @@ pub(crate) fn list(
     offset: u64,
     limit: Option<u64>,
 ) -> Result<Vec<(String, Node)>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT d.name, {NODE_COLUMNS} FROM dentries d JOIN nodes n ON n.id = d.child
-         WHERE d.dir = ?1 ORDER BY d.name LIMIT ?2 OFFSET ?3"
+    let mut stmt = conn.prepare_cached(concat!(
+        "SELECT d.name, ",
+        node_columns!(),
+        " FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 ORDER BY d.name LIMIT ?2 OFFSET ?3"
     ))?;
     let limit = limit.map_or(-1, |l| l.min(i64::MAX as u64) as i64);
     let rows = stmt

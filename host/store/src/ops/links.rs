@@ -25,9 +25,12 @@ impl Workspace {
         let p = WsPath::parse(path)?;
         self.read_tx(|c| {
             let chain = tree::resolve_existing(c, &p, follow)?;
+            // The name is the one asked about, as in `ls`, even when a
+            // symlink was followed to a node with another name.
+            let name = p.file_name().unwrap_or("/");
             match chain.last() {
-                Some(step) => Ok(Stat::from_node(&step.name, &step.node)),
-                None => Ok(Stat::from_node("/", &tree::get_node(c, ROOT_ID)?)),
+                Some(step) => Ok(Stat::from_node(name, &step.node)),
+                None => Ok(Stat::from_node(name, &tree::get_node(c, ROOT_ID)?)),
             }
         })
     }

@@ -1,0 +1,185 @@
+//! Command-line grammar.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "computer",
+    version,
+    about = "A computer for AI agents: a durable SQLite workspace filesystem and ways to run code against it"
+)]
+pub struct Cli {
+    /// Workspace file [default: $COMPUTER_WORKSPACE, else ./.computer/workspace.db]
+    #[arg(long, global = true, env = "COMPUTER_WORKSPACE", value_name = "PATH")]
+    pub workspace: Option<PathBuf>,
+
+    /// Print one JSON document on stdout (errors too)
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Create the workspace file (also happens on first use)
+    Init,
+    /// Workspace revision, location and storage usage
+    Info,
+    /// Filesystem operations on the workspace
+    #[command(subcommand)]
+    Fs(FsCommand),
+    /// Copy a host directory into the workspace
+    Import {
+        host_dir: PathBuf,
+        /// Destination in the workspace
+        #[arg(default_value = "/")]
+        ws_dir: String,
+    },
+    /// Write a workspace directory out to the host
+    Export { ws_dir: String, host_dir: PathBuf },
+}
+
+#[derive(Args, Debug, Clone, Copy)]
+pub struct PageArgs {
+    /// Skip this many results
+    #[arg(long, default_value_t = 0)]
+    pub offset: u64,
+    /// Return at most this many results
+    #[arg(long)]
+    pub limit: Option<u64>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum FsCommand {
+    /// Write a file's bytes to stdout
+    Read {
+        path: String,
+        /// Start at this byte
+        #[arg(long, default_value_t = 0)]
+        offset: u64,
+        /// Read at most this many bytes
+        #[arg(long)]
+        length: Option<u64>,
+    },
+    /// Write stdin to a file
+    Write {
+        path: String,
+        /// Permission bits in octal, e.g. 644
+        #[arg(long)]
+        mode: Option<String>,
+        /// Fail if the file exists
+        #[arg(long)]
+        exclusive: bool,
+        /// Create missing parent directories
+        #[arg(long, short = 'p')]
+        parents: bool,
+    },
+    /// Append stdin to a file (created if missing)
+    Append { path: String },
+    /// Cut or zero-extend a file to SIZE bytes
+    Truncate { path: String, size: u64 },
+    /// List a directory
+    Ls {
+        #[arg(default_value = "/")]
+        path: String,
+        /// Long format: mode, size, mtime, name
+        #[arg(short = 'l')]
+        long: bool,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// Show a path's metadata
+    Stat {
+        path: String,
+        /// Describe a symlink itself rather than its target
+        #[arg(long)]
+        no_follow: bool,
+    },
+    /// Create a directory
+    Mkdir {
+        path: String,
+        /// Create parents; succeed if it exists
+        #[arg(short = 'p', long)]
+        parents: bool,
+        #[arg(long)]
+        mode: Option<String>,
+    },
+    /// Remove paths
+    Rm {
+        #[arg(required = true)]
+        paths: Vec<String>,
+        #[arg(short = 'r', long)]
+        recursive: bool,
+        /// Ignore missing paths
+        #[arg(short = 'f', long)]
+        force: bool,
+    },
+    /// Rename or move (into TO if TO is a directory)
+    Mv { from: String, to: String },
+    /// Copy (into TO if TO is a directory); shares content, copies no bytes
+    Cp {
+        from: String,
+        to: String,
+        #[arg(short = 'r', long)]
+        recursive: bool,
+    },
+    /// Make a symbolic link: ln -s TARGET PATH
+    Ln {
+        /// Symbolic (the only kind supported)
+        #[arg(short = 's', long)]
+        symbolic: bool,
+        target: String,
+        path: String,
+    },
+    /// Print a symlink's target
+    Readlink { path: String },
+    /// Change permission bits: chmod MODE PATH
+    Chmod { mode: String, path: String },
+    /// Glob under DIR: *, **, ?, [...], {a,b}
+    Find {
+        dir: String,
+        pattern: String,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// Search file contents
+    Grep {
+        pattern: String,
+        #[arg(default_value = "/")]
+        path: String,
+        /// PATTERN is a regular expression (default: literal)
+        #[arg(long, short = 'E')]
+        regex: bool,
+        #[arg(short = 'i', long)]
+        ignore_case: bool,
+        /// Lines of context
+        #[arg(short = 'C', long, default_value_t = 0)]
+        context: u32,
+        /// Only files matching this glob
+        #[arg(long)]
+        include: Option<String>,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// Replace unique text in a file; prints a unified diff
+    Edit {
+        path: String,
+        #[arg(long, requires = "new", conflicts_with = "edits")]
+        old: Option<String>,
+        #[arg(long, requires = "old")]
+        new: Option<String>,
+        /// A JSON array of {"old": ..., "new": ...} (or oldText/newText)
+        #[arg(long)]
+        edits: Option<String>,
+    },
+    /// Declare a subtree read-only (or writable again with --off)
+    Readonly {
+        path: Option<String>,
+        #[arg(long, requires = "path")]
+        off: bool,
+    },
+}

@@ -1,0 +1,58 @@
+//! How failures reach the user: `computer: CODE: message` on stderr, or
+//! `{"error": {...}}` on stdout with `--json`.
+
+use computer_store::{Errno, FsError};
+
+/// A failure with a POSIX-style code.
+#[derive(Debug)]
+pub struct CliError {
+    pub code: String,
+    pub message: String,
+}
+
+impl CliError {
+    pub fn invalid(message: impl Into<String>) -> Self {
+        CliError {
+            code: Errno::EINVAL.as_str().to_owned(),
+            message: message.into(),
+        }
+    }
+
+    pub fn print(&self, json: bool) {
+        if json {
+            let doc = serde_json::json!({"error": {"code": self.code, "message": self.message}});
+            println!("{doc}");
+        } else {
+            eprintln!("computer: {}: {}", self.code, self.message);
+        }
+    }
+}
+
+impl From<FsError> for CliError {
+    fn from(e: FsError) -> Self {
+        CliError {
+            code: e.code.as_str().to_owned(),
+            message: e.message,
+        }
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        CliError {
+            code: Errno::EIO.as_str().to_owned(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<anyhow::Error> for CliError {
+    fn from(e: anyhow::Error) -> Self {
+        CliError {
+            code: "ERROR".to_owned(),
+            message: format!("{e:#}"),
+        }
+    }
+}
+
+pub type CliResult<T = ()> = Result<T, CliError>;

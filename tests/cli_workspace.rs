@@ -1,0 +1,190 @@
+//! Which workspace file the CLI opens (`--workspace`, `$COMPUTER_WORKSPACE`,
+//! `./.computer/workspace.db`), `init`, `info`, and the revision counter.
+
+use computer_tests::{Ws, computer, describe, json, one_json, run_command, text};
+
+#[test]
+fn init_creates_the_workspace_file() {
+    let ws = Ws::new();
+    assert!(!ws.db().exists());
+    let out = ws.ok(&["init"]);
+    assert_eq!(out, format!("workspace ready: {}\n", ws.db().display()));
+    assert!(ws.db().is_file());
+    assert_eq!(ws.names("/"), Vec::<String>::new());
+}
+
+#[test]
+fn init_json_reports_the_file_and_revision() {
+    let ws = Ws::new();
+    let doc = ws.json(&["init"]);
+    assert_eq!(
+        doc,
+        json!({"workspace": ws.db().display().to_string(), "rev": 0})
+    );
+}
+
+#[test]
+fn init_on_an_existing_workspace_keeps_its_content() {
+    let ws = Ws::new();
+    ws.put("/keep.txt", "still here\n");
+    let doc = ws.json(&["init"]);
+    assert_eq!(
+        doc,
+        json!({"workspace": ws.db().display().to_string(), "rev": 1})
+    );
+    assert_eq!(ws.cat("/keep.txt"), "still here\n");
+}
+
+#[test]
+fn first_use_creates_the_workspace_file() {
+    let ws = Ws::new();
+    assert_eq!(ws.ok(&["fs", "ls", "/"]), "");
+    assert!(ws.db().is_file());
+}
+
+#[test]
+fn first_use_creates_missing_parent_directories_of_the_file() {
+    let ws = Ws::new();
+    // Relative to the command's working directory.
+    let mut cmd = computer(ws.dir());
+    cmd.args(["--workspace", "deep/er/ws.db", "fs", "write", "/f"]);
+    let out = run_command(&mut cmd, b"x");
+    assert!(out.status.success(), "{}", describe(&["fs", "write"], &out));
+    assert!(ws.host("deep/er/ws.db").is_file());
+}
+
+#[test]
+fn environment_variable_selects_the_workspace() {
+    let ws = Ws::new();
+    let mut cmd = computer(ws.dir());
+    cmd.env("COMPUTER_WORKSPACE", ws.db())
+        .args(["fs", "write", "/from-env.txt"]);
+    let out = run_command(&mut cmd, b"env\n");
+    assert!(out.status.success(), "{}", describe(&["fs", "write"], &out));
+    assert!(ws.db().is_file());
+    assert!(!ws.host(".computer").exists(), "the default was used");
+    // The same file seen through --workspace.
+    assert_eq!(ws.cat("/from-env.txt"), "env\n");
+}
+
+#[test]
+fn workspace_flag_overrides_the_environment_variable() {
+    let ws = Ws::new();
+    let other = ws.host("other.db");
+    let mut cmd = ws.command(&["fs", "write", "/flag.txt"]);
+    cmd.env("COMPUTER_WORKSPACE", &other);
+    let out = run_command(&mut cmd, b"flag");
+    assert!(out.status.success(), "{}", describe(&["fs", "write"], &out));
+    assert!(
+        !other.exists(),
+        "$COMPUTER_WORKSPACE was used despite --workspace"
+    );
+    assert_eq!(ws.cat("/flag.txt"), "flag");
+}
+
+#[test]
+fn default_workspace_is_dot_computer_in_the_current_directory() {
+    let ws = Ws::new();
+    let mut cmd = computer(ws.dir());
+    cmd.args(["fs", "write", "--parents", "/d/default.txt"]);
+    let out = run_command(&mut cmd, b"default\n");
+    assert!(out.status.success(), "{}", describe(&["fs", "write"], &out));
+    assert!(ws.host(".computer/workspace.db").is_file());
+
+    let mut cmd = computer(ws.dir());
+    cmd.args(["fs", "read", "/d/default.txt"]);
+    let out = run_command(&mut cmd, b"");
+    assert!(out.status.success(), "{}", describe(&["fs", "read"], &out));
+    assert_eq!(text(&out.stdout), "default\n");
+
+    let mut cmd = computer(ws.dir());
+    cmd.args(["init", "--json"]);
+    let out = run_command(&mut cmd, b"");
+    assert_eq!(
+        one_json(&out.stdout),
+        json!({"workspace": ".computer/workspace.db", "rev": 1})
+    );
+
+    // Another directory means another default workspace.
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let mut cmd = computer(elsewhere.path());
+    cmd.args(["fs", "read", "/d/default.txt"]);
+    let out = run_command(&mut cmd, b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "computer: ENOENT: no such file or directory: /d/default.txt (/d does not exist)\n"
+    );
+}
+
+#[test]
+fn a_directory_is_not_a_workspace_file() {
+    let ws = Ws::new();
+    let mut cmd = computer(ws.dir());
+    cmd.arg("--workspace").arg(ws.dir()).args(["fs", "ls", "/"]);
+    let out = run_command(&mut cmd, b"");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        describe(&["fs", "ls"], &out)
+    );
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "computer: EIO: cannot open workspace {}",
+            ws.dir().display()
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn revision_is_bumped_once_per_mutation_and_not_by_failures_or_reads() {
+    let ws = Ws::new();
+    assert_eq!(ws.rev(), 0);
+    // One write that also creates two parents is still one mutation.
+    ws.put("/a/b/c.txt", "x");
+    assert_eq!(ws.rev(), 1);
+    ws.cat("/a/b/c.txt");
+    ws.ok(&["fs", "ls", "-l", "/a"]);
+    ws.ok(&["fs", "find", "/", "**"]);
+    assert_eq!(ws.rev(), 1);
+    assert_eq!(ws.errno(&["fs", "mkdir", "/a"]), "EEXIST");
+    assert_eq!(
+        ws.errno_with(&["fs", "write", "--exclusive", "/a/b/c.txt"], "y"),
+        "EEXIST"
+    );
+    assert_eq!(ws.rev(), 1);
+    ws.ok(&["fs", "mkdir", "/d"]);
+    ws.ok_with(&["fs", "append", "/a/b/c.txt"], "y");
+    ws.ok(&["fs", "rm", "-r", "/a"]);
+    assert_eq!(ws.rev(), 4);
+}
+
+#[test]
+fn info_reports_revision_usage_and_readonly_subtrees() {
+    let ws = Ws::new();
+    ws.put("/one.txt", "same");
+    ws.put("/two.txt", "same");
+    ws.ok(&["fs", "readonly", "/one.txt"]);
+    let doc = ws.json(&["info"]);
+    assert_eq!(
+        doc,
+        json!({
+            "workspace": ws.db().display().to_string(),
+            "rev": 3,
+            // The root and two files; identical content is stored once.
+            "usage": {"nodes": 3, "chunks": 1, "stored_bytes": 4, "node_bytes": 8},
+            "readonly": ["/one.txt"],
+        })
+    );
+    assert_eq!(
+        ws.ok(&["info"]),
+        format!(
+            "workspace: {}\nrev: 3\nnodes: 3\nchunks: 1 (4 bytes stored)\nfile bytes: 8\nread-only: /one.txt\n",
+            ws.db().display()
+        )
+    );
+}
