@@ -95,11 +95,14 @@ fn configure(
         Durability::Process => "NORMAL",
         Durability::Power => "FULL",
     };
+    // A small WAL (256 pages) measured faster for small commits than the
+    // default 1000 or larger: frames are rewritten in place, not appended.
     conn.execute_batch(&format!(
         "PRAGMA synchronous={sync};
          PRAGMA foreign_keys=OFF;
          PRAGMA temp_store=MEMORY;
-         PRAGMA cache_size=-32768;"
+         PRAGMA cache_size=-32768;
+         PRAGMA wal_autocheckpoint=256;"
     ))?;
     // Without the query-planner stability guarantee SQLite re-prepares
     // statements whose plan could depend on a bound value (our joins) on

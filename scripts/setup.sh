@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Idempotent machine set-up for building and testing computer on Debian 12
+# as root (or with sudo). Installs only what is missing:
+#   - Debian packages: a C toolchain for rusqlite's bundled SQLite, git for
+#     the import tests, clang-19/llvm-19/wasi-libc for the QuickJS guest;
+#   - the Rust wasm32-wasip2 target, rustfmt and clippy.
+set -euo pipefail
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then SUDO="sudo"; else
+    log "not root and no sudo: install packages by hand if any are missing"
+  fi
+fi
+
+APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc)
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  log "Debian packages present"
+fi
+
+if ! command -v rustup >/dev/null; then
+  log "rustup not found: this project expects a rustup-managed toolchain (rust 1.95+)"
+  exit 1
+fi
+installed_targets="$(rustup target list --installed)"
+if ! grep -qx wasm32-wasip2 <<<"$installed_targets"; then
+  log "adding Rust target wasm32-wasip2"
+  rustup target add wasm32-wasip2
+fi
+installed_components="$(rustup component list --installed)"
+for comp in rustfmt clippy; do
+  if ! grep -q "^$comp" <<<"$installed_components"; then
+    log "adding Rust component $comp"
+    rustup component add "$comp"
+  fi
+done
+log "machine ready"
