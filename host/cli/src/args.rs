@@ -41,6 +41,60 @@ pub enum Command {
     },
     /// Write a workspace directory out to the host
     Export { ws_dir: String, host_dir: PathBuf },
+    /// Run code against the workspace
+    Exec(ExecArgs),
+    /// List runs, or show one
+    Runs {
+        #[command(subcommand)]
+        command: Option<RunsCommand>,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct ExecArgs {
+    /// Backend: js, or a guest registered with --guest
+    #[arg(long, default_value = "js")]
+    pub backend: String,
+    /// Working directory in the workspace [default: /]
+    #[arg(long)]
+    pub cwd: Option<String>,
+    /// Environment variable for the run (the host's are never passed)
+    #[arg(long = "env", value_name = "K=V")]
+    pub env: Vec<String>,
+    /// JSON input (JS: the argument of the default export)
+    #[arg(long)]
+    pub input: Option<String>,
+    /// Feed this host file to the run's stdin (- for this process's stdin)
+    #[arg(long, value_name = "FILE|-")]
+    pub stdin: Option<PathBuf>,
+    /// Wall-clock limit in seconds [default: 60]
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Memory limit in MiB [default: 256]
+    #[arg(long, value_name = "MIB")]
+    pub memory: Option<u64>,
+    /// Run id (unique per workspace) [default: generated]
+    #[arg(long)]
+    pub id: Option<String>,
+    /// Read the source from this host file
+    #[arg(long, value_name = "PATH", conflicts_with = "source")]
+    pub file: Option<PathBuf>,
+    /// Register a runner-world component as a backend for this command
+    #[arg(long = "guest", value_name = "NAME=PATH")]
+    pub guests: Vec<String>,
+    /// An argument for the program (repeatable)
+    #[arg(long = "arg", value_name = "ARG")]
+    pub args: Vec<String>,
+    /// Source code, or - to read it from stdin
+    pub source: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RunsCommand {
+    /// Show one run with its output
+    Show { id: String },
 }
 
 #[derive(Args, Debug, Clone, Copy)]

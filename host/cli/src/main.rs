@@ -2,6 +2,7 @@
 
 mod args;
 mod error;
+mod exec_cmd;
 mod fs_cmd;
 mod output;
 mod transfer_cmd;
@@ -74,6 +75,8 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         Command::Fs(cmd) => return Ok(ExitCode::from(fs_cmd::run(&ws, cmd, out)?)),
         Command::Import { host_dir, ws_dir } => transfer_cmd::import(&ws, &host_dir, &ws_dir, out)?,
         Command::Export { ws_dir, host_dir } => transfer_cmd::export(&ws, &ws_dir, &host_dir, out)?,
+        Command::Exec(args) => return Ok(ExitCode::from(exec_cmd::exec(ws, args, out)?)),
+        Command::Runs { command, page } => exec_cmd::runs(&ws, command, page, out)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,10 +9,13 @@ use crate::error::{Errno, FsError, Result};
 
 /// Migrations in order; `PRAGMA user_version` records how many have run.
 /// Adding a table is adding a file here.
-const MIGRATIONS: &[(&str, &str)] = &[(
-    "0001_filesystem",
-    include_str!("../migrations/0001_filesystem.sql"),
-)];
+const MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_filesystem",
+        include_str!("../migrations/0001_filesystem.sql"),
+    ),
+    ("0002_runs", include_str!("../migrations/0002_runs.sql")),
+];
 
 pub const ROOT_ID: i64 = 1;
 

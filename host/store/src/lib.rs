@@ -17,6 +17,7 @@ mod db;
 mod error;
 mod ops;
 mod path;
+mod runs;
 mod search;
 mod transfer;
 mod tree;
@@ -27,6 +28,7 @@ pub use content::CHUNK_SIZE;
 pub use db::Durability;
 pub use error::{Errno, FsError, Result};
 pub use path::{MAX_NAME, MAX_PATH, WsPath};
+pub use runs::{MAX_RUN_ID, NewRun, RunEnd, RunRecord, validate_run_id};
 pub use transfer::{ExportStats, ImportStats, Progress};
 pub use tree::{MAX_SYMLINK_HOPS, NodeKind};
 pub use types::{

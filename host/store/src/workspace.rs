@@ -111,6 +111,16 @@ impl Workspace {
         Ok(out)
     }
 
+    /// A write transaction for bookkeeping that is not a filesystem change
+    /// (run records): it does not bump `rev`.
+    pub(crate) fn meta_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let conn = self.lock();
+        let tx = Tx::begin(&conn, "BEGIN IMMEDIATE")?;
+        let out = f(&conn)?;
+        tx.commit()?;
+        Ok(out)
+    }
+
     /// The revision counter: bumped once by every mutation.
     pub fn rev(&self) -> Result<u64> {
         self.read_tx(|c| {

@@ -1,0 +1,226 @@
+//! `native.fs`: the WIT `computer:workspace/fs` calls as JS functions. Paths arrive
+//! absolute (the JS side resolves them against `process.cwd()`). A failure throws a
+//! plain `{ code, path, message }` object that `js/fs.js` turns into a Node-style error
+//! (with `errno` and `syscall`), so the Error's stack is captured in JS.
+
+use rquickjs::function::Opt;
+use rquickjs::{Array, ArrayBuffer, Ctx, Object, Result, Value};
+
+use crate::computer::workspace::fs::{self, ErrorCode, FsError, NodeKind, NodeStat, WriteOptions};
+use crate::natives::{self, bytes_of, set_fn};
+use crate::state::Shared;
+
+/// The first read asks for the whole file; only a file larger than the host's per-call
+/// cap (`efbig`) is read again in ranges of this size.
+const READ_CHUNK: u64 = 1 << 20;
+
+pub fn code_name(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::Enoent => "ENOENT",
+        ErrorCode::Eexist => "EEXIST",
+        ErrorCode::Enotdir => "ENOTDIR",
+        ErrorCode::Eisdir => "EISDIR",
+        ErrorCode::Enotempty => "ENOTEMPTY",
+        ErrorCode::Einval => "EINVAL",
+        ErrorCode::Eloop => "ELOOP",
+        ErrorCode::Erofs => "EROFS",
+        ErrorCode::Eperm => "EPERM",
+        ErrorCode::Efbig => "EFBIG",
+        ErrorCode::Enametoolong => "ENAMETOOLONG",
+        ErrorCode::Eacces => "EACCES",
+        ErrorCode::Eio => "EIO",
+        ErrorCode::Enospc => "ENOSPC",
+        ErrorCode::Ebusy => "EBUSY",
+        ErrorCode::Eilseq => "EILSEQ",
+    }
+}
+
+/// Throw `err` as `{ code, path, message }`.
+pub fn throw(ctx: &Ctx<'_>, err: FsError) -> rquickjs::Error {
+    let thrown = (|| -> Result<Value<'_>> {
+        let obj = Object::new(ctx.clone())?;
+        obj.set("code", code_name(err.code))?;
+        obj.set("path", err.path)?;
+        obj.set("message", err.message)?;
+        obj.set("fsError", true)?;
+        Ok(obj.into_value())
+    })();
+    match thrown {
+        Ok(value) => ctx.throw(value),
+        Err(e) => e,
+    }
+}
+
+fn check<T>(ctx: &Ctx<'_>, result: std::result::Result<T, FsError>) -> Result<T> {
+    result.map_err(|e| throw(ctx, e))
+}
+
+/// Read a whole file, in ranges if the host refuses to return it in one call.
+pub fn read_all(path: &str) -> std::result::Result<Vec<u8>, FsError> {
+    match fs::read(path, None, None) {
+        Err(e) if e.code == ErrorCode::Efbig => {}
+        other => return other,
+    }
+    let mut data = Vec::new();
+    loop {
+        let chunk = fs::read(path, Some(data.len() as u64), Some(READ_CHUNK))?;
+        let short = (chunk.len() as u64) < READ_CHUNK;
+        data.extend_from_slice(&chunk);
+        if short {
+            return Ok(data);
+        }
+    }
+}
+
+pub fn kind_name(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::File => "file",
+        NodeKind::Directory => "directory",
+        NodeKind::Symlink => "symlink",
+    }
+}
+
+fn stat_object<'js>(ctx: &Ctx<'js>, st: NodeStat) -> Result<Object<'js>> {
+    let obj = Object::new(ctx.clone())?;
+    obj.set("kind", kind_name(st.kind))?;
+    obj.set("mode", st.mode)?;
+    obj.set("size", st.size as f64)?;
+    obj.set("mtimeNs", st.mtime_ns as f64)?;
+    obj.set("ino", st.ino as f64)?;
+    Ok(obj)
+}
+
+/// Fail with a Node-style ENOENT/ENOTDIR unless `path` is a directory (for `chdir`).
+pub fn require_directory(ctx: &Ctx<'_>, path: &str) -> Result<()> {
+    let st = check(ctx, fs::stat(path))?;
+    if st.kind != NodeKind::Directory {
+        return Err(throw(
+            ctx,
+            FsError {
+                code: ErrorCode::Enotdir,
+                path: path.to_string(),
+                message: format!("not a directory: {path}"),
+            },
+        ));
+    }
+    Ok(())
+}
+
+pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
+    let obj = Object::new(ctx.clone())?;
+    set_fn(
+        &obj,
+        "read",
+        |ctx: Ctx<'js>, path: String| -> Result<ArrayBuffer<'js>> {
+            let data = check(&ctx, read_all(&path))?;
+            ArrayBuffer::new(ctx, data)
+        },
+    )?;
+    let s = state.clone();
+    set_fn(&obj, "readStdin", move |ctx: Ctx<'js>| {
+        ArrayBuffer::new(ctx, natives::read_stdin_all(&s))
+    })?;
+    set_fn(
+        &obj,
+        "write",
+        |ctx: Ctx<'js>,
+         path: String,
+         data: Value<'js>,
+         mode: Opt<Option<u32>>,
+         exclusive: Opt<bool>|
+         -> Result<()> {
+            let bytes = bytes_of(&ctx, &data)?;
+            let options = WriteOptions {
+                mode: mode.0.flatten(),
+                exclusive: exclusive.0.unwrap_or(false),
+                create_parents: false,
+            };
+            check(&ctx, fs::write(&path, &bytes, options))
+        },
+    )?;
+    set_fn(
+        &obj,
+        "append",
+        |ctx: Ctx<'js>, path: String, data: Value<'js>| -> Result<()> {
+            let bytes = bytes_of(&ctx, &data)?;
+            check(&ctx, fs::append(&path, &bytes))
+        },
+    )?;
+    set_fn(
+        &obj,
+        "truncate",
+        |ctx: Ctx<'js>, path: String, size: f64| {
+            check(&ctx, fs::truncate(&path, size.max(0.0) as u64))
+        },
+    )?;
+    set_fn(
+        &obj,
+        "mkdir",
+        |ctx: Ctx<'js>, path: String, recursive: bool, mode: Opt<Option<u32>>| {
+            check(&ctx, fs::mkdir(&path, recursive, mode.0.flatten()))
+        },
+    )?;
+    set_fn(
+        &obj,
+        "rm",
+        |ctx: Ctx<'js>, path: String, recursive: bool, force: bool| {
+            check(&ctx, fs::rm(&path, recursive, force))
+        },
+    )?;
+    set_fn(&obj, "rename", |ctx: Ctx<'js>, from: String, to: String| {
+        check(&ctx, fs::rename(&from, &to))
+    })?;
+    set_fn(
+        &obj,
+        "copy",
+        |ctx: Ctx<'js>, from: String, to: String, recursive: bool| {
+            check(&ctx, fs::copy(&from, &to, recursive))
+        },
+    )?;
+    set_fn(&obj, "stat", |ctx: Ctx<'js>, path: String| {
+        let st = check(&ctx, fs::stat(&path))?;
+        stat_object(&ctx, st)
+    })?;
+    set_fn(&obj, "lstat", |ctx: Ctx<'js>, path: String| {
+        let st = check(&ctx, fs::lstat(&path))?;
+        stat_object(&ctx, st)
+    })?;
+    // Entries as a flat [name, kind, name, kind, ...] array: one allocation per entry
+    // fewer than objects, and readdir is hot.
+    set_fn(
+        &obj,
+        "readdir",
+        |ctx: Ctx<'js>, path: String| -> Result<Array<'js>> {
+            let entries = check(&ctx, fs::readdir(&path, 0, None))?;
+            let out = Array::new(ctx)?;
+            for (i, e) in entries.into_iter().enumerate() {
+                out.set(2 * i, e.name)?;
+                out.set(2 * i + 1, kind_name(e.kind))?;
+            }
+            Ok(out)
+        },
+    )?;
+    set_fn(
+        &obj,
+        "symlink",
+        |ctx: Ctx<'js>, target: String, path: String| check(&ctx, fs::symlink(&target, &path)),
+    )?;
+    set_fn(&obj, "readlink", |ctx: Ctx<'js>, path: String| {
+        check(&ctx, fs::readlink(&path))
+    })?;
+    set_fn(&obj, "realpath", |ctx: Ctx<'js>, path: String| {
+        check(&ctx, fs::realpath(&path))
+    })?;
+    set_fn(&obj, "chmod", |ctx: Ctx<'js>, path: String, mode: u32| {
+        check(&ctx, fs::chmod(&path, mode))
+    })?;
+    set_fn(
+        &obj,
+        "setMtime",
+        |ctx: Ctx<'js>, path: String, mtime_ms: f64| {
+            let ns = (mtime_ms.max(0.0) * 1_000_000.0) as u64;
+            check(&ctx, fs::set_mtime(&path, ns))
+        },
+    )?;
+    Ok(obj)
+}

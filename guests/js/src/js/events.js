@@ -1,0 +1,106 @@
+// node:events: a small EventEmitter (on/once/off/emit/...), enough for process.stdin
+// and for programs that use events themselves.
+'use strict';
+
+class EventEmitter {
+  constructor() { this._events = new Map(); }
+
+  _list(name) {
+    if (this._events === undefined) this._events = new Map();
+    let list = this._events.get(name);
+    if (list === undefined) {
+      list = [];
+      this._events.set(name, list);
+    }
+    return list;
+  }
+
+  on(name, listener) {
+    if (typeof listener !== 'function') throw new TypeError('The "listener" argument must be of type function');
+    if (this._events && this._events.has('newListener')) this.emit('newListener', name, listener);
+    this._list(name).push(listener);
+    return this;
+  }
+  addListener(name, listener) { return this.on(name, listener); }
+  prependListener(name, listener) {
+    this._list(name).unshift(listener);
+    return this;
+  }
+  once(name, listener) {
+    const wrapper = (...args) => {
+      this.off(name, wrapper);
+      return listener.apply(this, args);
+    };
+    wrapper.listener = listener;
+    return this.on(name, wrapper);
+  }
+  prependOnceListener(name, listener) {
+    const wrapper = (...args) => {
+      this.off(name, wrapper);
+      return listener.apply(this, args);
+    };
+    wrapper.listener = listener;
+    return this.prependListener(name, wrapper);
+  }
+  off(name, listener) {
+    const list = this._events && this._events.get(name);
+    if (!list) return this;
+    const i = list.findIndex((l) => l === listener || l.listener === listener);
+    if (i !== -1) list.splice(i, 1);
+    if (list.length === 0) this._events.delete(name);
+    return this;
+  }
+  removeListener(name, listener) { return this.off(name, listener); }
+  removeAllListeners(name) {
+    if (this._events === undefined) return this;
+    if (name === undefined) this._events.clear();
+    else this._events.delete(name);
+    return this;
+  }
+  emit(name, ...args) {
+    const list = this._events && this._events.get(name);
+    if (!list || list.length === 0) {
+      if (name === 'error') {
+        const err = args[0];
+        throw err instanceof Error ? err : new Error(`Unhandled error. (${String(err)})`);
+      }
+      return false;
+    }
+    for (const listener of list.slice()) listener.apply(this, args);
+    return true;
+  }
+  listeners(name) {
+    const list = this._events && this._events.get(name);
+    return list ? list.map((l) => l.listener || l) : [];
+  }
+  rawListeners(name) {
+    const list = this._events && this._events.get(name);
+    return list ? list.slice() : [];
+  }
+  listenerCount(name) {
+    const list = this._events && this._events.get(name);
+    return list ? list.length : 0;
+  }
+  eventNames() { return this._events ? [...this._events.keys()] : []; }
+  setMaxListeners() { return this; }
+  getMaxListeners() { return 10; }
+}
+
+EventEmitter.EventEmitter = EventEmitter;
+EventEmitter.defaultMaxListeners = 10;
+EventEmitter.once = function once(emitter, name) {
+  return new Promise((resolve, reject) => {
+    const onError = (err) => {
+      emitter.off(name, onEvent);
+      reject(err);
+    };
+    const onEvent = (...args) => {
+      if (name !== 'error') emitter.off('error', onError);
+      resolve(args);
+    };
+    emitter.once(name, onEvent);
+    if (name !== 'error') emitter.once('error', onError);
+  });
+};
+
+module.exports = EventEmitter;

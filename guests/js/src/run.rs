@@ -1,0 +1,254 @@
+//! One run: create the runtime, install the globals, evaluate the source as an ES
+//! module in `cwd`, call its default export, drive the event loop, and turn the result
+//! into a `run-outcome`.
+
+use rquickjs::promise::PromiseState;
+use rquickjs::{Context, Ctx, Function, Module, Object, Persistent, Promise, Runtime, Value};
+
+use crate::event_loop::{self, Stop};
+use crate::loader::{WorkspaceLoader, WorkspaceResolver};
+use crate::state::{RunState, Shared};
+use crate::{RunOutcome, RunRequest, builtins, natives, paths, report};
+
+/// The name of the main module: in `cwd`, so `./x.js` resolves against it, and not a
+/// plausible file name, so it cannot clash with a real file of the workspace.
+const MAIN_MODULE: &str = "[eval]";
+
+/// QuickJS's own stack limit. On wasm32 its check reads the shadow stack, which deep
+/// JS recursion hardly uses, so in practice the host's wasm stack limit is hit first
+/// (a "call stack exhausted" trap); see README.md.
+const MAX_STACK: usize = 256 * 1024;
+
+fn outcome(exit_code: i32, value_json: Option<String>) -> RunOutcome {
+    RunOutcome {
+        exit_code,
+        value_json,
+    }
+}
+
+pub fn run(request: RunRequest) -> RunOutcome {
+    let cwd = if request.cwd.starts_with('/') {
+        paths::normalize(&request.cwd)
+    } else {
+        paths::resolve("/", &request.cwd)
+    };
+    let cwd = if cwd.len() > 1 {
+        cwd.trim_end_matches('/').to_string()
+    } else {
+        cwd
+    };
+    let state = RunState::new(cwd);
+
+    let Ok(rt) = Runtime::new() else {
+        report::run_error("could not create the JavaScript runtime (out of memory?)");
+        return outcome(1, None);
+    };
+    rt.set_max_stack_size(MAX_STACK);
+    let s = state.clone();
+    rt.set_interrupt_handler(Some(Box::new(move || s.exiting())));
+    let s = state.clone();
+    rt.set_host_promise_rejection_tracker(Some(Box::new(move |ctx, promise, reason, handled| {
+        report::track_rejection(ctx, &s, promise, reason, handled)
+    })));
+    rt.set_loader(
+        WorkspaceResolver {
+            state: state.clone(),
+        },
+        WorkspaceLoader {
+            state: state.clone(),
+        },
+    );
+    let Ok(context) = Context::full(&rt) else {
+        report::run_error("could not create the JavaScript context (out of memory?)");
+        return outcome(1, None);
+    };
+
+    let result = context.with(|ctx| {
+        let result = run_in(&ctx, &state, request);
+        state.release_js();
+        result
+    });
+    // The instance is thrown away after the run, so freeing the heap object by object
+    // would be wasted time.
+    std::mem::forget(context);
+    std::mem::forget(rt);
+    result
+}
+
+fn run_in<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest) -> RunOutcome {
+    let main_name = if state.cwd() == "/" {
+        format!("/{MAIN_MODULE}")
+    } else {
+        format!("{}/{MAIN_MODULE}", state.cwd())
+    };
+
+    let input = match &request.input_json {
+        None => Value::new_undefined(ctx.clone()),
+        Some(json) => match ctx.json_parse(json.as_str()) {
+            Ok(v) => v,
+            Err(_) => {
+                let err = ctx.catch();
+                let detail = err
+                    .as_exception()
+                    .and_then(|e| e.message())
+                    .unwrap_or_default();
+                report::run_error(&format!("the run's input is not valid JSON: {detail}"));
+                return outcome(1, None);
+            }
+        },
+    };
+
+    let process = match install(ctx, state, &request.argv, &main_name, &input) {
+        Ok(p) => p,
+        Err(_) => {
+            let err = ctx.catch();
+            report::run_error("the JavaScript bootstrap failed:");
+            report::print_uncaught(ctx, state, &err);
+            return outcome(1, None);
+        }
+    };
+
+    let value = match evaluate_main(ctx, state, &main_name, request.source, input) {
+        Ok(v) => v,
+        Err(code) => return outcome(code, None),
+    };
+
+    // Timers and callbacks still pending keep the run alive, as in Node.
+    if let Stop::Exit = event_loop::drive(ctx, state, None) {
+        return outcome(state.exit_code.get().unwrap_or(1), None);
+    }
+    if let Some(code) = state.exit_code.get() {
+        return outcome(code, None);
+    }
+    outcome(exit_code_of(&process), value)
+}
+
+/// `process.exitCode`, if the program set it to a number.
+fn exit_code_of(process: &Object<'_>) -> i32 {
+    match process.get::<_, Value>("exitCode") {
+        Ok(v) => v.as_number().map_or(0, |n| n as i32),
+        Err(_) => 0,
+    }
+}
+
+/// Run the bootstrap; returns the `process` object.
+fn install<'js>(
+    ctx: &Ctx<'js>,
+    state: &Shared,
+    argv: &[String],
+    main_name: &str,
+    input: &Value<'js>,
+) -> rquickjs::Result<Object<'js>> {
+    let native = natives::create(ctx, state, argv, main_name)?;
+    let internal: Object = builtins::bootstrap(ctx)?.call((native,))?;
+    *state.internal.borrow_mut() = Some(Persistent::save(ctx, internal.clone()));
+    ctx.globals().set("input", input.clone())?;
+    internal.get("process")
+}
+
+/// Evaluate the main module and call its default export. `Ok` carries the value's
+/// JSON; `Err` the exit code of a run that already ended.
+fn evaluate_main<'js>(
+    ctx: &Ctx<'js>,
+    state: &Shared,
+    name: &str,
+    source: String,
+    input: Value<'js>,
+) -> Result<Option<String>, i32> {
+    let module = Module::declare(ctx.clone(), name, source).map_err(|_| uncaught(ctx, state))?;
+    let (module, promise) = module.eval().map_err(|_| uncaught(ctx, state))?;
+    await_promise(ctx, state, &promise, "top-level await")?;
+
+    let namespace = module.namespace().map_err(|_| uncaught(ctx, state))?;
+    let default: Value = namespace.get("default").map_err(|_| uncaught(ctx, state))?;
+    if default.is_undefined() {
+        return Ok(None);
+    }
+    let mut value = match default.as_function() {
+        Some(f) => call_default(ctx, state, f, input)?,
+        None => default,
+    };
+    if let Some(promise) = value.as_promise() {
+        let promise = promise.clone();
+        value = await_promise(ctx, state, &promise, "default export")?;
+    }
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    match ctx.json_stringify(value) {
+        Ok(Some(json)) => json.to_string().map(Some).map_err(|_| uncaught(ctx, state)),
+        Ok(None) => Ok(None),
+        Err(_) => {
+            let err = ctx.catch();
+            let detail = err
+                .as_exception()
+                .and_then(|e| e.message())
+                .unwrap_or_default();
+            let message = format!("the default export's value is not JSON-serializable: {detail}");
+            report::fatal(ctx, state, report::make_error(ctx, &message));
+            Err(1)
+        }
+    }
+}
+
+fn call_default<'js>(
+    ctx: &Ctx<'js>,
+    state: &Shared,
+    f: &Function<'js>,
+    input: Value<'js>,
+) -> Result<Value<'js>, i32> {
+    f.call((input,)).map_err(|_| uncaught(ctx, state))
+}
+
+/// Drive the event loop until `promise` settles; its value, or the exit code.
+fn await_promise<'js>(
+    ctx: &Ctx<'js>,
+    state: &Shared,
+    promise: &Promise<'js>,
+    what: &str,
+) -> Result<Value<'js>, i32> {
+    // We handle this promise's rejection ourselves; a no-op handler keeps the rejection
+    // tracker from reporting it a second time.
+    if let Ok(then) = promise.get::<_, Function>("then") {
+        let noop = Function::new(ctx.clone(), || ());
+        if let Ok(noop) = noop {
+            let _ = then.call::<_, Value>((
+                rquickjs::function::This(promise.clone()),
+                Value::new_undefined(ctx.clone()),
+                noop,
+            ));
+        }
+    }
+    match event_loop::drive(ctx, state, Some(promise)) {
+        Stop::Exit => return Err(state.exit_code.get().unwrap_or(1)),
+        Stop::Stalled => {
+            let message = format!(
+                "Warning: Detected unsettled {what}: the promise can never settle (nothing is pending)\n"
+            );
+            crate::output::write_str(crate::output::Stream::Stderr, &message);
+            return Err(13);
+        }
+        Stop::Done => {}
+    }
+    match promise.state() {
+        PromiseState::Resolved => promise
+            .result::<Value>()
+            .and_then(Result::ok)
+            .ok_or_else(|| uncaught(ctx, state)),
+        _ => {
+            let reason = match promise.result::<Value>() {
+                Some(Err(_)) => ctx.catch(),
+                _ => Value::new_undefined(ctx.clone()),
+            };
+            report::fatal(ctx, state, reason);
+            Err(state.exit_code.get().unwrap_or(1))
+        }
+    }
+}
+
+/// Report the pending exception (unless the run is exiting) and give the exit code.
+fn uncaught(ctx: &Ctx<'_>, state: &Shared) -> i32 {
+    let err = ctx.catch();
+    report::fatal(ctx, state, err);
+    state.exit_code.get().unwrap_or(1)
+}

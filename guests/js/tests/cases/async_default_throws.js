@@ -1,0 +1,4 @@
+export default async () => {
+  await null;
+  throw new Error("async failure");
+};

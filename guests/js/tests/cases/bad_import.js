@@ -1,0 +1,2 @@
+import x from "lodash";
+console.log(x);

@@ -1,0 +1,16 @@
+console.group("grp");
+console.log("inside");
+console.group();
+console.log("deeper\nlines");
+console.groupEnd();
+console.groupEnd();
+console.log("outside");
+console.count();
+console.count();
+console.count("x");
+console.assert(1 === 1, "not printed");
+console.assert(false, "printed %s", "here");
+console.dir({ a: { b: { c: { d: 1 } } } }, { depth: 0 });
+process.stdout.write("no newline");
+process.stdout.write(" then newline\n");
+process.stderr.write(Buffer.from("bytes to stderr\n"));

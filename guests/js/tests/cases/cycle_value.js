@@ -1,0 +1,5 @@
+export default () => {
+  const a = {};
+  a.a = a;
+  return a;
+};

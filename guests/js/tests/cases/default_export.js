@@ -1,0 +1,1 @@
+export default (input) => ({ doubled: input.n * 2, name: input.name });

@@ -1,0 +1,1 @@
+export default (input = "none") => ({ input, global: typeof globalThis.input });

@@ -1,0 +1,2 @@
+process.exitCode = 4;
+console.log("set");

@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import { readFileSync, writeFileSync } from "fs";
+import * as fsp from "node:fs/promises";
+
+writeFileSync("a.txt", "hello");
+fs.appendFileSync("a.txt", " world\n");
+console.log(JSON.stringify(readFileSync("a.txt", "utf8")));
+console.log(readFileSync("a.txt"));
+console.log(readFileSync("/work/a.txt", { encoding: "base64" }));
+fs.writeFileSync("bytes.bin", new Uint8Array([0, 1, 255]));
+console.log(fs.readFileSync("bytes.bin").length, fs.readFileSync("bytes.bin")[2]);
+fs.writeFileSync("a.txt", "more\n", { flag: "a" });
+console.log(fs.readFileSync("a.txt", "utf8").split("\n"));
+try {
+  fs.writeFileSync("a.txt", "x", { flag: "wx" });
+} catch (e) {
+  console.log(e.code, e.errno, e.syscall, e.path, e.message);
+}
+console.log(fs.mkdirSync("d1/d2/d3", { recursive: true }));
+console.log(fs.mkdirSync("d1/d2/d3", { recursive: true }));
+fs.mkdirSync("plain");
+fs.writeFileSync("d1/z.txt", "z");
+fs.writeFileSync("d1/b.txt", "b");
+console.log(fs.readdirSync("d1"));
+console.log(fs.readdirSync("d1", { withFileTypes: true }).map((d) => [d.name, d.isFile(), d.isDirectory(), d.parentPath]));
+console.log(fs.readdirSync("d1", { recursive: true }));
+const st = fs.statSync("a.txt");
+console.log(st.isFile(), st.isDirectory(), st.size, (st.mode & 0o170000).toString(8), (st.mode & 0o777).toString(8), st.mtime instanceof Date, typeof st.mtimeMs, typeof st.ino);
+console.log(fs.statSync("d1").isDirectory(), (fs.statSync("d1").mode & 0o170000).toString(8));
+console.log(fs.existsSync("a.txt"), fs.existsSync("nope"), fs.existsSync("d1/d2"));
+fs.symlinkSync("a.txt", "link");
+console.log(fs.lstatSync("link").isSymbolicLink(), fs.statSync("link").isFile(), fs.readlinkSync("link"), fs.realpathSync("link"));
+fs.renameSync("bytes.bin", "moved.bin");
+fs.copyFileSync("a.txt", "copy.txt");
+console.log(fs.existsSync("bytes.bin"), fs.existsSync("moved.bin"), fs.readFileSync("copy.txt", "utf8").length);
+fs.cpSync("d1", "d1copy", { recursive: true });
+console.log(fs.readdirSync("d1copy/d2"));
+fs.chmodSync("a.txt", 0o600);
+console.log((fs.statSync("a.txt").mode & 0o777).toString(8));
+fs.truncateSync("a.txt", 2);
+console.log(fs.readFileSync("a.txt", "utf8"));
+fs.unlinkSync("copy.txt");
+fs.rmdirSync("plain");
+fs.rmSync("d1copy", { recursive: true });
+fs.rmSync("nope", { force: true });
+fs.accessSync("a.txt");
+console.log(fs.readdirSync("."));
+console.log(fs.promises === fsp.default, typeof fsp.readFile);
+console.log(await fsp.readFile("a.txt", "utf8"), await fsp.stat("a.txt").then((s) => s.size));
+await fsp.writeFile("p.txt", "promised");
+console.log(await fsp.readdir("."));
+fs.readFile("p.txt", "utf8", (err, data) => console.log("callback", err, data));

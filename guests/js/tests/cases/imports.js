@@ -1,0 +1,12 @@
+import { add } from "./lib/math.js";
+import helper from "./lib/helper";
+import pkg from "./pkg";
+import { deep } from "/work/lib/nested/deep.mjs";
+import data from "./data.json";
+import path from "node:path";
+import { Buffer as B } from "node:buffer";
+import proc from "process";
+console.log(add(2, 3), helper(), pkg, deep, data.items.length);
+console.log(path.join("/a", "b", "../c"), B === Buffer, proc === process);
+const dyn = await import("./lib/math.js");
+console.log(dyn.add(1, 1), import.meta.url === undefined ? "no url" : typeof import.meta);

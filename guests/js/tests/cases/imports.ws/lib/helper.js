@@ -1,0 +1,1 @@
+import { add } from "./math.js"; export default () => add(10, 1);

@@ -1,0 +1,2 @@
+import { y } from "./nope.js";
+console.log(y);

@@ -1,0 +1,1 @@
+export default () => ({ big: 10n });

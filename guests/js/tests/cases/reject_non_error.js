@@ -1,0 +1,1 @@
+export default () => Promise.reject({ reason: 42 });

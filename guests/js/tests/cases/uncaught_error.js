@@ -1,0 +1,5 @@
+function inner() {
+  throw new Error("boom");
+}
+console.log("before");
+inner();

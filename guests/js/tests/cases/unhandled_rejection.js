@@ -1,0 +1,2 @@
+Promise.reject(new TypeError("nope"));
+setTimeout(() => console.log("never"), 10);

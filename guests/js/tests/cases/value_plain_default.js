@@ -1,0 +1,1 @@
+export default { answer: 42, list: [1, "a", null] };

@@ -1,0 +1,2 @@
+import { foo } from "ws:github";
+foo();

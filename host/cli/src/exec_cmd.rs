@@ -1,0 +1,211 @@
+//! `computer exec` and `computer runs`.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use computer_runtime::{Event, ExecError, ExecOptions, Limits, Runtime, RuntimeConfig};
+use computer_store::{Page, Workspace};
+use serde_json::json;
+
+use crate::args::{ExecArgs, PageArgs, RunsCommand};
+use crate::error::{CliError, CliResult};
+use crate::output::{Out, time_string};
+
+impl From<ExecError> for CliError {
+    fn from(e: ExecError) -> Self {
+        let code = match &e {
+            ExecError::Workspace(fs) => fs.code.as_str(),
+            ExecError::TooManyRuns { .. } => "EAGAIN",
+            ExecError::TooLarge { .. } => "EFBIG",
+            ExecError::Engine(_) => "EIO",
+            _ => "EINVAL",
+        };
+        CliError {
+            code: code.to_owned(),
+            message: e.to_string(),
+        }
+    }
+}
+
+fn read_host(path: &PathBuf) -> CliResult<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut buf)?;
+        return Ok(buf);
+    }
+    std::fs::read(path).map_err(|e| CliError {
+        code: "ENOENT".into(),
+        message: format!("cannot read {}: {e}", path.display()),
+    })
+}
+
+fn source_of(args: &ExecArgs) -> CliResult<String> {
+    let bytes = match (&args.file, args.source.as_deref()) {
+        (Some(file), _) => read_host(file)?,
+        (None, Some("-")) => read_host(&PathBuf::from("-"))?,
+        (None, Some(text)) => return Ok(text.to_owned()),
+        (None, None) => {
+            return Err(CliError::invalid(
+                "no source: give it inline, as - for stdin, or with --file PATH",
+            ));
+        }
+    };
+    String::from_utf8(bytes).map_err(|_| CliError::invalid("the source is not UTF-8 text"))
+}
+
+fn limits_of(args: &ExecArgs) -> CliResult<Limits> {
+    let mut limits = Limits::default();
+    if let Some(secs) = args.timeout {
+        if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0 * 365.0) {
+            return Err(CliError::invalid(format!(
+                "invalid --timeout {secs}: give seconds above 0"
+            )));
+        }
+        limits.timeout = Duration::from_secs_f64(secs);
+    }
+    if let Some(mib) = args.memory {
+        if mib == 0 || mib > 64 * 1024 {
+            return Err(CliError::invalid(format!(
+                "invalid --memory {mib}: give MiB between 1 and 65536"
+            )));
+        }
+        limits.memory_bytes = (mib as usize) << 20;
+    }
+    Ok(limits)
+}
+
+/// Runs the code; returns the process exit code (the guest's).
+pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
+    let source = source_of(&args)?;
+    if args.source.as_deref() == Some("-")
+        && args.stdin.as_deref().is_some_and(|p| p.as_os_str() == "-")
+    {
+        return Err(CliError::invalid(
+            "stdin cannot carry both the source and --stdin -",
+        ));
+    }
+    let stdin = match &args.stdin {
+        Some(p) => read_host(p)?,
+        None => Vec::new(),
+    };
+    let mut env = BTreeMap::new();
+    for kv in &args.env {
+        let (k, v) = kv.split_once('=').ok_or_else(|| {
+            CliError::invalid(format!("invalid --env {kv:?}: expected KEY=VALUE"))
+        })?;
+        env.insert(k.to_owned(), v.to_owned());
+    }
+    let limits = limits_of(&args)?;
+    let config = RuntimeConfig {
+        limits: limits.clone(),
+        ..Default::default()
+    };
+    let runtime = Runtime::with_builtin_guests(config)?;
+    for g in &args.guests {
+        let (name, path) = g.split_once('=').ok_or_else(|| {
+            CliError::invalid(format!("invalid --guest {g:?}: expected NAME=PATH"))
+        })?;
+        runtime.register_guest_file(name, std::path::Path::new(path))?;
+    }
+    let options = ExecOptions {
+        backend: args.backend.clone(),
+        cwd: args.cwd.clone(),
+        env,
+        program: args
+            .file
+            .as_ref()
+            .and_then(|f| f.file_name())
+            .map(|n| n.to_string_lossy().into_owned()),
+        args: args.args.clone(),
+        stdin,
+        input: args.input.clone(),
+        limits: Some(limits),
+        id: args.id.clone(),
+    };
+    let handle = runtime.exec(Arc::new(ws), &source, options)?;
+    if !out.json {
+        // Stream as the guest writes.
+        let mut stdout = std::io::stdout();
+        let mut stderr = std::io::stderr();
+        while let Some(ev) = handle.next_event() {
+            match ev {
+                Event::Stdout(b) => {
+                    let _ = stdout.write_all(&b);
+                    let _ = stdout.flush();
+                }
+                Event::Stderr(b) => {
+                    let _ = stderr.write_all(&b);
+                    let _ = stderr.flush();
+                }
+                Event::Exit { .. } => break,
+            }
+        }
+    }
+    let result = handle.wait();
+    if out.json {
+        println!("{}", json!(result));
+    }
+    Ok(result.exit_code.clamp(0, 255) as u8)
+}
+
+pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: Out) -> CliResult {
+    match command {
+        None => {
+            let runs = ws.runs(Page::new(page.offset, page.limit.or(Some(50))))?;
+            out.emit(json!({"runs": runs}), || {
+                for r in &runs {
+                    let code = r.exit_code.map_or("-".to_string(), |c| c.to_string());
+                    println!(
+                        "{}  {:<9}  {:<6}  exit {:>3}  {}",
+                        r.id,
+                        r.status,
+                        r.backend,
+                        code,
+                        time_string(r.started_ns.max(0) as u64)
+                    );
+                }
+            });
+            Ok(())
+        }
+        Some(RunsCommand::Show { id }) => {
+            let Some(r) = ws.run_record(&id)? else {
+                return Err(CliError {
+                    code: "ENOENT".into(),
+                    message: format!("no run with id {id}"),
+                });
+            };
+            let stdout = String::from_utf8_lossy(&r.stdout).into_owned();
+            let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
+            let mut doc = json!(r);
+            doc["stdout"] = json!(stdout);
+            doc["stderr"] = json!(stderr);
+            out.emit(doc, || {
+                println!("id: {}", r.id);
+                println!("backend: {}", r.backend);
+                println!("status: {}", r.status);
+                println!(
+                    "exit code: {}",
+                    r.exit_code.map_or("-".into(), |c| c.to_string())
+                );
+                println!("started: {}", time_string(r.started_ns.max(0) as u64));
+                if let Some(end) = r.ended_ns {
+                    println!("ended: {}", time_string(end.max(0) as u64));
+                }
+                println!("options: {}", r.options);
+                if let Some(v) = &r.value {
+                    println!("value: {v}");
+                }
+                if let Some(e) = &r.error {
+                    println!("error: {e}");
+                }
+                println!("--- source\n{}", r.source);
+                println!("--- stdout\n{stdout}");
+                println!("--- stderr\n{stderr}");
+            });
+            Ok(())
+        }
+    }
+}

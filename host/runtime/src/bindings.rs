@@ -1,0 +1,17 @@
+//! Host bindings for the `runner` world of `computer:workspace`.
+
+wasmtime::component::bindgen!({
+    world: "computer:workspace/runner",
+    path: "../../wit",
+    with: {
+        "wasi": wasmtime_wasi::p2::bindings::sync,
+    },
+    imports: {
+        // Module calls may need to stop the guest (approvals, divergence).
+        "computer:workspace/modules": trappable,
+        default: trappable,
+    },
+    require_store_data_send: true,
+});
+
+pub use computer::workspace::{fs, modules};

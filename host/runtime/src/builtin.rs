@@ -1,0 +1,17 @@
+//! Guest components built into this binary. `build.rs` embeds each one that
+//! `scripts/build-guests.sh` has built; a missing one is simply absent.
+
+/// The QuickJS guest, if it was built before this crate.
+#[cfg(computer_js_guest)]
+pub const JS_GUEST: Option<&[u8]> = Some(include_bytes!(env!("COMPUTER_JS_GUEST_WASM")));
+#[cfg(not(computer_js_guest))]
+pub const JS_GUEST: Option<&[u8]> = None;
+
+/// `(backend name, component bytes)` of every built-in guest.
+pub fn builtin_guests() -> Vec<(&'static str, &'static [u8])> {
+    let mut out = Vec::new();
+    if let Some(js) = JS_GUEST {
+        out.push(("js", js));
+    }
+    out
+}

@@ -1,0 +1,87 @@
+//! The shared `Engine` and the `Linker` every guest is instantiated with.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use wasmtime::component::{HasSelf, Linker};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+
+use crate::RuntimeConfig;
+use crate::bindings;
+use crate::error::ExecError;
+use crate::state::RunState;
+
+/// How often the epoch advances; timeouts and kills land within one tick.
+pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+/// Headroom above the concurrent-run limit for pooled instances.
+const POOL_SLACK: u32 = 16;
+
+fn config(cfg: &RuntimeConfig, pooling: bool) -> Config {
+    let mut c = Config::new();
+    c.wasm_component_model(true);
+    c.epoch_interruption(true);
+    c.cranelift_opt_level(wasmtime::OptLevel::Speed);
+    // Copy-on-write images make instantiation a mapping, not a copy.
+    c.memory_init_cow(true);
+    if pooling {
+        let slots = cfg.max_concurrent_runs as u32 + POOL_SLACK;
+        let mut pool = PoolingAllocationConfig::default();
+        pool.total_component_instances(slots)
+            .total_core_instances(slots * 4)
+            .total_memories(slots * 2)
+            .total_tables(slots * 4)
+            .max_memories_per_component(4)
+            .max_memory_size(cfg.limits.memory_bytes.max(1 << 20));
+        c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    }
+    c
+}
+
+/// The process-wide engine for this configuration: one per process, as the
+/// first runtime created it. Later runtimes with other limits share it.
+pub(crate) fn shared(cfg: &RuntimeConfig) -> Result<Engine, ExecError> {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    if let Some(engine) = ENGINE.get() {
+        return Ok(engine.clone());
+    }
+    let engine = match Engine::new(&config(cfg, true)) {
+        Ok(e) => e,
+        Err(e) => {
+            // The pool reserves address space up front; some sandboxes refuse that.
+            tracing::warn!("pooling allocator unavailable ({e:#}); using on-demand allocation");
+            Engine::new(&config(cfg, false)).map_err(ExecError::engine)?
+        }
+    };
+    let engine = ENGINE.get_or_init(|| engine).clone();
+    start_ticker(&engine);
+    Ok(engine)
+}
+
+fn start_ticker(engine: &Engine) {
+    let weak = engine.weak();
+    let spawned = std::thread::Builder::new()
+        .name("computer-epoch".into())
+        .spawn(move || {
+            while let Some(engine) = weak.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(EPOCH_TICK);
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::error!("cannot start the epoch thread, timeouts will not fire: {e}");
+    }
+}
+
+pub(crate) fn linker(engine: &Engine) -> Result<Linker<RunState>, ExecError> {
+    let mut linker = Linker::new(engine);
+    // All of WASI 0.2 (exit-with-code included), with no preopens and no
+    // network granted in the WasiCtx of a run.
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(ExecError::engine)?;
+    bindings::fs::add_to_linker::<RunState, HasSelf<RunState>>(&mut linker, |s| s)
+        .map_err(ExecError::engine)?;
+    bindings::modules::add_to_linker::<RunState, HasSelf<RunState>>(&mut linker, |s| s)
+        .map_err(ExecError::engine)?;
+    Ok(linker)
+}

@@ -1,0 +1,38 @@
+//! Why an exec could not start. (How a run ends is a `RunResult`, not an error.)
+
+use computer_store::FsError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error("unknown backend {name:?}; available: {}", available.join(", "))]
+    UnknownBackend {
+        name: String,
+        available: Vec<String>,
+    },
+    #[error(
+        "too many concurrent runs: the limit is {limit}; wait for a run to finish or raise max_concurrent_runs"
+    )]
+    TooManyRuns { limit: usize },
+    #[error("{what} is {size} bytes, over the {limit}-byte limit")]
+    TooLarge {
+        what: &'static str,
+        size: usize,
+        limit: usize,
+    },
+    #[error("input is not valid JSON: {0}")]
+    InvalidInput(String),
+    #[error("invalid exec option: {0}")]
+    InvalidOption(String),
+    #[error("{0}")]
+    Workspace(#[from] FsError),
+    #[error("guest component {name:?} cannot be used: {reason}")]
+    BadGuest { name: String, reason: String },
+    #[error("runtime error: {0}")]
+    Engine(String),
+}
+
+impl ExecError {
+    pub(crate) fn engine(e: impl std::fmt::Display) -> Self {
+        ExecError::Engine(e.to_string())
+    }
+}

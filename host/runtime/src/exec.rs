@@ -1,0 +1,529 @@
+//! `exec`: one run of a guest component, on its own thread, streaming
+//! events and ending in a `RunResult` that is also recorded in the workspace.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use computer_store::{NewRun, NodeKind, RunEnd, Workspace};
+use serde::Serialize;
+use serde_json::Value;
+use wasmtime::component::ResourceTable;
+use wasmtime::{Store, UpdateDeadline};
+use wasmtime_wasi::WasiCtx;
+use wasmtime_wasi::p2::pipe::MemoryInputPipe;
+
+use crate::bindings::RunRequest;
+use crate::error::ExecError;
+use crate::limits::{Limits, MemoryLimiter};
+use crate::output::{Channel, Sink};
+use crate::state::{RunState, Stop};
+use crate::{Guest, Inner, Runtime, run_id};
+
+/// Exit code of a run stopped by its timeout (as `timeout(1)`).
+pub const EXIT_TIMEOUT: i32 = 124;
+/// Exit code of a killed run (as a shell's SIGINT).
+pub const EXIT_CANCELLED: i32 = 130;
+
+/// Options of one exec.
+#[derive(Debug, Clone, Default)]
+pub struct ExecOptions {
+    /// Backend name (`js`, or a registered guest).
+    pub backend: String,
+    /// Absolute working directory; must be an existing directory. Default `/`.
+    pub cwd: Option<String>,
+    /// The run's whole environment: the host's is never passed through.
+    pub env: BTreeMap<String, String>,
+    /// The program name, `argv[0]` [default: the backend name].
+    pub program: Option<String>,
+    /// Arguments after the program name.
+    pub args: Vec<String>,
+    pub stdin: Vec<u8>,
+    /// JSON input, given to the guest as text (validated here).
+    pub input: Option<String>,
+    /// Overrides the runtime's default limits for this run.
+    pub limits: Option<Limits>,
+    /// A caller-chosen run id, unique per workspace.
+    pub id: Option<String>,
+}
+
+/// What a run streams while it goes on. `Exit` comes exactly once, last.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    Stdout(Vec<u8>),
+    Stderr(Vec<u8>),
+    Exit { code: i32, value: Option<Value> },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Completed,
+    Failed,
+    Cancelled,
+    TimedOut,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Completed => "completed",
+            RunStatus::Failed => "failed",
+            RunStatus::Cancelled => "cancelled",
+            RunStatus::TimedOut => "timed_out",
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResult {
+    pub run_id: String,
+    pub backend: String,
+    pub status: RunStatus,
+    pub exit_code: i32,
+    #[serde(serialize_with = "lossy")]
+    pub stdout: Vec<u8>,
+    #[serde(serialize_with = "lossy")]
+    pub stderr: Vec<u8>,
+    pub value: Option<Value>,
+    /// Why the host ended the run, when it did (timeout, memory, trap).
+    pub error: Option<String>,
+    #[serde(serialize_with = "millis")]
+    pub duration: Duration,
+}
+
+fn lossy<S: serde::Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&String::from_utf8_lossy(b))
+}
+
+fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64() * 1000.0)
+}
+
+/// A run in progress.
+pub struct RunHandle {
+    run_id: String,
+    events: Receiver<Event>,
+    thread: JoinHandle<RunResult>,
+}
+
+impl RunHandle {
+    pub fn run_id(&self) -> &str {
+        &self.run_id
+    }
+
+    /// The next event; `None` once the run has ended and all were read.
+    pub fn next_event(&self) -> Option<Event> {
+        self.events.recv().ok()
+    }
+
+    /// The event stream, for iteration.
+    pub fn events(&self) -> &Receiver<Event> {
+        &self.events
+    }
+
+    /// Waits for the end of the run.
+    pub fn wait(self) -> RunResult {
+        let id = self.run_id.clone();
+        self.thread.join().unwrap_or_else(|_| RunResult {
+            run_id: id,
+            backend: String::new(),
+            status: RunStatus::Failed,
+            exit_code: 1,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            value: None,
+            error: Some("the run's host thread panicked".into()),
+            duration: Duration::ZERO,
+        })
+    }
+}
+
+/// Releases the concurrency slot and the kill switch when the run ends.
+struct Slot {
+    inner: Arc<Inner>,
+    run_id: String,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.inner.active.fetch_sub(1, Ordering::SeqCst);
+        self.inner
+            .running
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.run_id);
+    }
+}
+
+impl Runtime {
+    /// Starts a run of `source` on `options.backend` against `workspace`.
+    /// Everything that makes the run impossible is an `ExecError` here;
+    /// everything that happens once it runs is in the `RunResult`.
+    pub fn exec(
+        &self,
+        workspace: Arc<Workspace>,
+        source: &str,
+        options: ExecOptions,
+    ) -> Result<RunHandle, ExecError> {
+        let limits = options
+            .limits
+            .clone()
+            .unwrap_or_else(|| self.inner.config.limits.clone());
+        check_size("source", source.len(), limits.source_bytes)?;
+        if let Some(input) = &options.input {
+            check_size("input", input.len(), limits.input_bytes)?;
+            serde_json::from_str::<Value>(input)
+                .map_err(|e| ExecError::InvalidInput(e.to_string()))?;
+        }
+        if limits.memory_bytes == 0 || limits.timeout.is_zero() {
+            return Err(ExecError::InvalidOption(
+                "timeout and memory limits must be above zero".into(),
+            ));
+        }
+        let guest = self.guest(&options.backend)?;
+        let cwd = options.cwd.clone().unwrap_or_else(|| "/".to_owned());
+        let canonical_cwd = workspace.realpath(&cwd)?;
+        if workspace.stat(&canonical_cwd)?.kind != NodeKind::Directory {
+            return Err(ExecError::InvalidOption(format!(
+                "cwd {cwd} is not a directory"
+            )));
+        }
+        for key in options.env.keys() {
+            if key.is_empty() || key.contains('=') || key.contains('\0') {
+                return Err(ExecError::InvalidOption(format!(
+                    "invalid environment variable name {key:?}"
+                )));
+            }
+        }
+
+        let run_id = match &options.id {
+            Some(id) => id.clone(),
+            None => run_id::generate(),
+        };
+        let cancel = self.claim_slot(&run_id)?;
+        let slot = Slot {
+            inner: self.inner.clone(),
+            run_id: run_id.clone(),
+        };
+        let options_json = serde_json::json!({
+            "cwd": cwd,
+            "args": options.args,
+            "env": options.env.keys().collect::<Vec<_>>(),
+            "input": options.input.is_some(),
+            "timeout_ms": limits.timeout.as_millis() as u64,
+            "memory_bytes": limits.memory_bytes,
+        })
+        .to_string();
+        workspace.create_run(&NewRun {
+            id: &run_id,
+            backend: &options.backend,
+            source,
+            options: &options_json,
+        })?;
+
+        let (tx, rx) = mpsc::channel();
+        let job = Job {
+            inner: self.inner.clone(),
+            guest,
+            workspace,
+            source: source.to_owned(),
+            cwd,
+            options,
+            limits,
+            run_id: run_id.clone(),
+            cancel,
+            events: tx,
+        };
+        let thread = std::thread::Builder::new()
+            .name(format!("run {run_id}"))
+            .spawn(move || {
+                let _slot = slot;
+                job.run()
+            })
+            .map_err(|e| ExecError::Engine(format!("cannot start a run thread: {e}")))?;
+        Ok(RunHandle {
+            run_id,
+            events: rx,
+            thread,
+        })
+    }
+
+    fn guest(&self, backend: &str) -> Result<Arc<Guest>, ExecError> {
+        let guests = self.inner.guests.read().unwrap_or_else(|p| p.into_inner());
+        guests
+            .get(backend)
+            .cloned()
+            .ok_or_else(|| ExecError::UnknownBackend {
+                name: backend.to_owned(),
+                available: {
+                    let mut names: Vec<String> = guests.keys().cloned().collect();
+                    names.sort();
+                    names
+                },
+            })
+    }
+
+    fn claim_slot(&self, run_id: &str) -> Result<Arc<AtomicBool>, ExecError> {
+        let limit = self.inner.config.max_concurrent_runs;
+        let prev = self.inner.active.fetch_add(1, Ordering::SeqCst);
+        if prev >= limit {
+            self.inner.active.fetch_sub(1, Ordering::SeqCst);
+            return Err(ExecError::TooManyRuns { limit });
+        }
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut running = self.inner.running.lock().unwrap_or_else(|p| p.into_inner());
+        if running.contains_key(run_id) {
+            self.inner.active.fetch_sub(1, Ordering::SeqCst);
+            return Err(ExecError::InvalidOption(format!(
+                "run id {run_id} is already running"
+            )));
+        }
+        running.insert(run_id.to_owned(), flag.clone());
+        Ok(flag)
+    }
+}
+
+fn check_size(what: &'static str, size: usize, limit: usize) -> Result<(), ExecError> {
+    if size > limit {
+        return Err(ExecError::TooLarge { what, size, limit });
+    }
+    Ok(())
+}
+
+struct Job {
+    inner: Arc<Inner>,
+    guest: Arc<Guest>,
+    workspace: Arc<Workspace>,
+    source: String,
+    cwd: String,
+    options: ExecOptions,
+    limits: Limits,
+    run_id: String,
+    cancel: Arc<AtomicBool>,
+    events: mpsc::Sender<Event>,
+}
+
+/// What the guest call produced, before it is turned into a result.
+struct Outcome {
+    status: RunStatus,
+    exit_code: i32,
+    value: Option<Value>,
+    error: Option<String>,
+}
+
+impl Job {
+    fn run(self) -> RunResult {
+        let started = Instant::now();
+        let stdout = Sink::new(
+            Channel::Stdout,
+            self.limits.stdout_bytes,
+            self.events.clone(),
+        );
+        let stderr = Sink::new(
+            Channel::Stderr,
+            self.limits.stderr_bytes,
+            self.events.clone(),
+        );
+        let outcome = self.call_guest(&stdout, &stderr);
+        if let Some(err) = &outcome.error {
+            stderr.push(format!("computer: {err}\n").as_bytes());
+        }
+        let stdout = stdout.finish();
+        let stderr = stderr.finish();
+        let value_text = outcome.value.as_ref().map(Value::to_string);
+        if let Err(e) = self.workspace.finish_run(
+            &self.run_id,
+            &RunEnd {
+                status: outcome.status.as_str(),
+                exit_code: Some(outcome.exit_code),
+                value: value_text.as_deref(),
+                error: outcome.error.as_deref(),
+                stdout: &stdout,
+                stderr: &stderr,
+            },
+        ) {
+            tracing::error!(run = %self.run_id, "cannot record the end of the run: {e}");
+        }
+        let _ = self.events.send(Event::Exit {
+            code: outcome.exit_code,
+            value: outcome.value.clone(),
+        });
+        RunResult {
+            run_id: self.run_id,
+            backend: self.options.backend,
+            status: outcome.status,
+            exit_code: outcome.exit_code,
+            stdout,
+            stderr,
+            value: outcome.value,
+            error: outcome.error,
+            duration: started.elapsed(),
+        }
+    }
+
+    fn call_guest(&self, stdout: &Sink, stderr: &Sink) -> Outcome {
+        let program = self
+            .options
+            .program
+            .clone()
+            .unwrap_or_else(|| self.options.backend.clone());
+        let mut argv = vec![program];
+        argv.extend(self.options.args.iter().cloned());
+        let mut wasi = WasiCtx::builder();
+        wasi.args(&argv)
+            .envs(&self.options.env.iter().collect::<Vec<_>>())
+            .stdin(MemoryInputPipe::new(self.options.stdin.clone()))
+            .stdout(stdout.clone())
+            .stderr(stderr.clone())
+            .allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false);
+        let state = RunState {
+            wasi: wasi.build(),
+            table: ResourceTable::new(),
+            workspace: self.workspace.clone(),
+            modules: self.inner.modules.clone(),
+            limiter: MemoryLimiter {
+                max_memory: self.limits.memory_bytes,
+                max_tables: 1_000_000,
+                hit: false,
+            },
+            cancel: self.cancel.clone(),
+            deadline: Instant::now() + self.limits.timeout,
+            stop: None,
+        };
+        let mut store = Store::new(&self.inner.engine, state);
+        store.limiter(|s| &mut s.limiter);
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(|mut ctx| {
+            let state = ctx.data_mut();
+            if state.cancel.load(Ordering::SeqCst) {
+                state.stop = Some(Stop::Cancelled);
+                return Err(wasmtime::Error::msg("run cancelled"));
+            }
+            if Instant::now() >= state.deadline {
+                state.stop = Some(Stop::TimedOut);
+                return Err(wasmtime::Error::msg("run timed out"));
+            }
+            Ok(UpdateDeadline::Continue(1))
+        });
+
+        let request = RunRequest {
+            source: self.source.clone(),
+            argv,
+            cwd: self.cwd.clone(),
+            input_json: self.options.input.clone(),
+        };
+        let result = self
+            .guest
+            .pre
+            .instantiate(&mut store)
+            .and_then(|runner| runner.call_run(&mut store, &request));
+        let state = store.data();
+        match result {
+            Ok(outcome) => {
+                let value = match outcome.value_json {
+                    None => None,
+                    Some(text) if text.len() > self.limits.value_bytes => {
+                        return Outcome {
+                            status: RunStatus::Failed,
+                            exit_code: 1,
+                            value: None,
+                            error: Some(format!(
+                                "the run's value is {} bytes, over the {}-byte limit",
+                                text.len(),
+                                self.limits.value_bytes
+                            )),
+                        };
+                    }
+                    Some(text) => match serde_json::from_str(&text) {
+                        Ok(v) => Some(v),
+                        Err(e) => {
+                            return Outcome {
+                                status: RunStatus::Failed,
+                                exit_code: 1,
+                                value: None,
+                                error: Some(format!(
+                                    "the guest returned a value that is not JSON: {e}"
+                                )),
+                            };
+                        }
+                    },
+                };
+                let memory = state.limiter.hit && outcome.exit_code != 0;
+                Outcome {
+                    status: if outcome.exit_code == 0 {
+                        RunStatus::Completed
+                    } else {
+                        RunStatus::Failed
+                    },
+                    exit_code: outcome.exit_code,
+                    value,
+                    error: memory.then(|| memory_message(self.limits.memory_bytes)),
+                }
+            }
+            Err(e) => self.failure(e, state),
+        }
+    }
+
+    fn failure(&self, e: wasmtime::Error, state: &RunState) -> Outcome {
+        if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
+            let code = exit.0;
+            return Outcome {
+                status: if code == 0 {
+                    RunStatus::Completed
+                } else {
+                    RunStatus::Failed
+                },
+                exit_code: code,
+                value: None,
+                error: None,
+            };
+        }
+        match state.stop {
+            Some(Stop::TimedOut) => Outcome {
+                status: RunStatus::TimedOut,
+                exit_code: EXIT_TIMEOUT,
+                value: None,
+                error: Some(format!("timed out after {:?}", self.limits.timeout)),
+            },
+            Some(Stop::Cancelled) => Outcome {
+                status: RunStatus::Cancelled,
+                exit_code: EXIT_CANCELLED,
+                value: None,
+                error: Some("cancelled".into()),
+            },
+            None if state.limiter.hit => Outcome {
+                status: RunStatus::Failed,
+                exit_code: 1,
+                value: None,
+                error: Some(memory_message(self.limits.memory_bytes)),
+            },
+            None => Outcome {
+                status: RunStatus::Failed,
+                exit_code: 1,
+                value: None,
+                error: Some(format!("guest trapped: {}", trap_summary(&e))),
+            },
+        }
+    }
+}
+
+fn memory_message(limit: usize) -> String {
+    format!("memory limit exceeded ({} MiB)", limit >> 20)
+}
+
+/// The first line of a trap plus its code, without the wasm backtrace.
+fn trap_summary(e: &wasmtime::Error) -> String {
+    let full = format!("{e:#}");
+    let first = full.lines().next().unwrap_or("unknown error").to_owned();
+    match e.downcast_ref::<wasmtime::Trap>() {
+        Some(t) => format!("{first} ({t})"),
+        None => first,
+    }
+}

@@ -1,0 +1,203 @@
+//! `ws:NAME` modules as guests see them through `computer:workspace/modules`.
+//! Here: Rust host modules registered by the embedder. Module components
+//! and durable call contexts build on this registry.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+
+use serde_json::Value;
+
+use crate::bindings::modules::{self, ModuleError};
+use crate::state::RunState;
+
+/// A function a module exports, as guests list it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionInfo {
+    /// kebab-case name, e.g. `post-comment`.
+    pub name: String,
+    pub params: Vec<ParamInfo>,
+    /// Description of the result type, if there is one.
+    pub result: Option<String>,
+    pub docs: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamInfo {
+    pub name: String,
+    pub type_desc: String,
+}
+
+/// Why a module call failed, as the guest sees it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ModuleCallError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    BadArguments(String),
+    #[error("{0}")]
+    Rejected(String),
+    #[error("{0}")]
+    Failed(String),
+    #[error("{0}")]
+    MayHaveTakenEffect(String),
+    /// The function returned an error value (JSON).
+    #[error("{0}")]
+    ErrorValue(Value),
+}
+
+/// A module implemented in Rust by the embedding application.
+pub trait HostModule: Send + Sync {
+    fn functions(&self) -> Vec<FunctionInfo>;
+    /// `args` is the JSON array of positional arguments.
+    fn call(&self, function: &str, args: Value) -> Result<Value, ModuleCallError>;
+}
+
+/// The `ws:` modules registered with a runtime, by name without `ws:`.
+#[derive(Default)]
+pub struct ModuleRegistry {
+    modules: RwLock<BTreeMap<String, Arc<dyn HostModule>>>,
+}
+
+/// Checks `ws:NAME` and returns NAME.
+pub fn parse_module_name(name: &str) -> Result<&str, String> {
+    let bare = name
+        .strip_prefix("ws:")
+        .ok_or_else(|| format!("module name {name:?} must start with ws:"))?;
+    let mut bytes = bare.bytes();
+    let first_ok = bytes.next().is_some_and(|b| b.is_ascii_alphanumeric());
+    let rest_ok = bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    if first_ok && rest_ok {
+        Ok(bare)
+    } else {
+        Err(format!(
+            "module name {name:?} must match ^ws:[A-Za-z0-9][A-Za-z0-9._-]*$"
+        ))
+    }
+}
+
+impl ModuleRegistry {
+    /// Registers a host module under `ws:NAME`.
+    pub fn register(&self, name: &str, module: Arc<dyn HostModule>) -> Result<(), String> {
+        let bare = parse_module_name(name)?.to_owned();
+        self.modules
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(bare, module);
+        Ok(())
+    }
+
+    /// Registered names, with the `ws:` prefix.
+    pub fn names(&self) -> Vec<String> {
+        self.modules
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .keys()
+            .map(|k| format!("ws:{k}"))
+            .collect()
+    }
+
+    fn get(&self, bare: &str) -> Option<Arc<dyn HostModule>> {
+        let bare = bare.strip_prefix("ws:").unwrap_or(bare);
+        self.modules
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(bare)
+            .cloned()
+    }
+
+    pub fn call(
+        &self,
+        module: &str,
+        function: &str,
+        args: Value,
+    ) -> Result<Value, ModuleCallError> {
+        let m = self
+            .get(module)
+            .ok_or_else(|| ModuleCallError::NotFound(format!("no module ws:{module}")))?;
+        if !m.functions().iter().any(|f| f.name == function) {
+            let names: Vec<String> = m.functions().into_iter().map(|f| f.name).collect();
+            return Err(ModuleCallError::NotFound(format!(
+                "module ws:{module} has no function {function}; it exports: {}",
+                names.join(", ")
+            )));
+        }
+        if !args.is_array() {
+            return Err(ModuleCallError::BadArguments(format!(
+                "arguments to ws:{module}.{function} must be a JSON array"
+            )));
+        }
+        m.call(function, args)
+    }
+}
+
+fn to_wit(e: ModuleCallError) -> ModuleError {
+    match e {
+        ModuleCallError::NotFound(s) => ModuleError::NotFound(s),
+        ModuleCallError::BadArguments(s) => ModuleError::BadArguments(s),
+        ModuleCallError::Rejected(s) => ModuleError::Rejected(s),
+        ModuleCallError::Failed(s) => ModuleError::Failed(s),
+        ModuleCallError::MayHaveTakenEffect(s) => ModuleError::MayHaveTakenEffect(s),
+        ModuleCallError::ErrorValue(v) => ModuleError::ErrorValue(v.to_string()),
+    }
+}
+
+impl modules::Host for RunState {
+    fn list_modules(&mut self) -> wasmtime::Result<Vec<String>> {
+        Ok(self
+            .modules
+            .names()
+            .into_iter()
+            .map(|n| n.trim_start_matches("ws:").to_owned())
+            .collect())
+    }
+
+    fn list_functions(
+        &mut self,
+        module: String,
+    ) -> wasmtime::Result<Result<Vec<modules::FunctionInfo>, ModuleError>> {
+        let Some(m) = self.modules.get(&module) else {
+            return Ok(Err(ModuleError::NotFound(format!(
+                "no module ws:{}",
+                module.trim_start_matches("ws:")
+            ))));
+        };
+        Ok(Ok(m
+            .functions()
+            .into_iter()
+            .map(|f| modules::FunctionInfo {
+                name: f.name,
+                params: f
+                    .params
+                    .into_iter()
+                    .map(|p| modules::ParamInfo {
+                        name: p.name,
+                        type_desc: p.type_desc,
+                    })
+                    .collect(),
+                result: f.result,
+                docs: f.docs,
+            })
+            .collect()))
+    }
+
+    fn call(
+        &mut self,
+        module: String,
+        function: String,
+        args_json: String,
+    ) -> wasmtime::Result<Result<String, ModuleError>> {
+        let args: Value = match serde_json::from_str(&args_json) {
+            Ok(v) => v,
+            Err(e) => {
+                return Ok(Err(ModuleError::BadArguments(format!(
+                    "arguments to ws:{module}.{function} are not valid JSON: {e}"
+                ))));
+            }
+        };
+        Ok(self
+            .modules
+            .call(&module, &function, args)
+            .map(|v| v.to_string())
+            .map_err(to_wit))
+    }
+}

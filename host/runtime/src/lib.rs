@@ -1,0 +1,206 @@
+//! The execution runtime: a wasmtime host that runs guest components of
+//! the `runner` world (`computer:workspace`) against a workspace.
+//!
+//! One [`Runtime`] per process holds the shared `Engine` (pooling allocator,
+//! copy-on-write memory images, epoch interruption), one `InstancePre` per
+//! registered guest, and an on-disk cache of compiled components.
+//! [`Runtime::exec`] starts a run on its own thread and returns a
+//! [`RunHandle`] that streams [`Event`]s and ends in a [`RunResult`].
+
+mod bindings;
+mod builtin;
+mod component_cache;
+mod engine;
+mod error;
+mod exec;
+mod host_fs;
+mod host_modules;
+mod limits;
+mod output;
+mod run_id;
+mod state;
+
+pub use builtin::{JS_GUEST, builtin_guests};
+pub use error::ExecError;
+pub use exec::{Event, ExecOptions, RunHandle, RunResult, RunStatus};
+pub use host_modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistry, ParamInfo};
+pub use limits::Limits;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::{Arc, Mutex, RwLock};
+
+use wasmtime::Engine;
+use wasmtime::component::Linker;
+
+use crate::bindings::RunnerPre;
+use crate::state::RunState;
+
+/// Settings for a [`Runtime`].
+#[derive(Debug, Clone)]
+pub struct RuntimeConfig {
+    /// Where compiled components are cached. `None` picks
+    /// `$COMPUTER_CACHE_DIR`, else `$XDG_CACHE_HOME/computer`, else
+    /// `~/.cache/computer`.
+    pub cache_dir: Option<PathBuf>,
+    /// Default limits of every run; each run may lower or raise them.
+    pub limits: Limits,
+    /// Runs allowed at once in this process; more are refused.
+    pub max_concurrent_runs: usize,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        RuntimeConfig {
+            cache_dir: None,
+            limits: Limits::default(),
+            max_concurrent_runs: 64,
+        }
+    }
+}
+
+/// A registered guest component.
+pub(crate) struct Guest {
+    pub pre: RunnerPre<RunState>,
+}
+
+pub(crate) struct Inner {
+    pub engine: Engine,
+    pub linker: Linker<RunState>,
+    pub guests: RwLock<HashMap<String, Arc<Guest>>>,
+    pub modules: Arc<ModuleRegistry>,
+    pub active: AtomicUsize,
+    pub running: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    pub config: RuntimeConfig,
+    pub cache_dir: PathBuf,
+}
+
+/// The process-wide execution runtime. Cheap to clone.
+#[derive(Clone)]
+pub struct Runtime {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl Runtime {
+    /// A runtime with no guests registered.
+    pub fn new(config: RuntimeConfig) -> Result<Self, ExecError> {
+        let engine = engine::shared(&config)?;
+        let linker = engine::linker(&engine)?;
+        let cache_dir = config
+            .cache_dir
+            .clone()
+            .unwrap_or_else(component_cache::default_dir);
+        Ok(Runtime {
+            inner: Arc::new(Inner {
+                engine,
+                linker,
+                guests: RwLock::new(HashMap::new()),
+                modules: Arc::new(ModuleRegistry::default()),
+                active: AtomicUsize::new(0),
+                running: Mutex::new(HashMap::new()),
+                config,
+                cache_dir,
+            }),
+        })
+    }
+
+    /// A runtime with the guests built into this binary (`js`, when it was
+    /// built) registered under their backend names.
+    pub fn with_builtin_guests(config: RuntimeConfig) -> Result<Self, ExecError> {
+        let rt = Runtime::new(config)?;
+        for (name, bytes) in builtin_guests() {
+            rt.register_guest(name, bytes)?;
+        }
+        Ok(rt)
+    }
+
+    /// Registers a component of the `runner` world as backend `name`.
+    /// It is compiled once (or loaded from the on-disk cache) and
+    /// pre-instantiated; later runs only instantiate it.
+    pub fn register_guest(&self, name: &str, component: &[u8]) -> Result<(), ExecError> {
+        validate_backend_name(name)?;
+        let component =
+            component_cache::load(&self.inner.engine, component, &self.inner.cache_dir)?;
+        let pre =
+            self.inner
+                .linker
+                .instantiate_pre(&component)
+                .map_err(|e| ExecError::BadGuest {
+                    name: name.to_owned(),
+                    reason: format!("{e:#}"),
+                })?;
+        let pre = RunnerPre::new(pre).map_err(|e| ExecError::BadGuest {
+            name: name.to_owned(),
+            reason: format!("it does not implement the runner world: {e:#}"),
+        })?;
+        self.inner
+            .guests
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(name.to_owned(), Arc::new(Guest { pre }));
+        Ok(())
+    }
+
+    /// Registers a component file as backend `name`.
+    pub fn register_guest_file(&self, name: &str, path: &Path) -> Result<(), ExecError> {
+        let bytes = std::fs::read(path).map_err(|e| ExecError::BadGuest {
+            name: name.to_owned(),
+            reason: format!("cannot read {}: {e}", path.display()),
+        })?;
+        self.register_guest(name, &bytes)
+    }
+
+    /// Names of the registered backends, sorted.
+    pub fn backends(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .inner
+            .guests
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .keys()
+            .cloned()
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The `ws:` modules guests can call.
+    pub fn modules(&self) -> &ModuleRegistry {
+        &self.inner.modules
+    }
+
+    /// Cancels a running run: it ends with exit code 130 and status
+    /// `cancelled`. Returns false if no such run is running here.
+    pub fn kill(&self, run_id: &str) -> bool {
+        let running = self.inner.running.lock().unwrap_or_else(|p| p.into_inner());
+        match running.get(run_id) {
+            Some(flag) => {
+                flag.store(true, std::sync::atomic::Ordering::SeqCst);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Where compiled components are cached.
+    pub fn cache_dir(&self) -> &Path {
+        &self.inner.cache_dir
+    }
+}
+
+fn validate_backend_name(name: &str) -> Result<(), ExecError> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(ExecError::BadGuest {
+            name: name.to_owned(),
+            reason: "backend names are 1 to 64 characters from A-Z a-z 0-9 _ - .".into(),
+        })
+    }
+}

@@ -1,0 +1,145 @@
+//! The guest's stdout and stderr: each write is streamed as an event right
+//! away and kept for the result, up to the stream's cap. Past the cap the
+//! rest is counted and dropped, and a marker says how much.
+
+use std::pin::Pin;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi_io::poll::Pollable;
+use wasmtime_wasi_io::streams::{OutputStream, StreamResult};
+
+use crate::exec::Event;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Channel {
+    Stdout,
+    Stderr,
+}
+
+struct SinkState {
+    kept: Vec<u8>,
+    dropped: u64,
+}
+
+/// One output channel of one run. Cheap to clone; clones share state.
+#[derive(Clone)]
+pub(crate) struct Sink {
+    channel: Channel,
+    cap: usize,
+    state: Arc<Mutex<SinkState>>,
+    events: Sender<Event>,
+}
+
+impl Sink {
+    pub fn new(channel: Channel, cap: usize, events: Sender<Event>) -> Self {
+        Sink {
+            channel,
+            cap,
+            state: Arc::new(Mutex::new(SinkState {
+                kept: Vec::new(),
+                dropped: 0,
+            })),
+            events,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, SinkState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Keeps and streams what fits under the cap; counts the rest.
+    pub fn push(&self, bytes: &[u8]) {
+        let mut st = self.lock();
+        let room = self.cap.saturating_sub(st.kept.len());
+        let take = room.min(bytes.len());
+        if take > 0 {
+            st.kept.extend_from_slice(&bytes[..take]);
+            let chunk = bytes[..take].to_vec();
+            // A receiver that went away only means nobody is listening.
+            let _ = self.events.send(match self.channel {
+                Channel::Stdout => Event::Stdout(chunk),
+                Channel::Stderr => Event::Stderr(chunk),
+            });
+        }
+        st.dropped += (bytes.len() - take) as u64;
+    }
+
+    /// Everything kept, plus the truncation marker if anything was dropped.
+    pub fn finish(&self) -> Vec<u8> {
+        let mut st = self.lock();
+        if st.dropped > 0 {
+            let marker = format!(
+                "\n[output truncated: {} more bytes over the {}-byte limit]\n",
+                st.dropped, self.cap
+            );
+            let _ = self.events.send(match self.channel {
+                Channel::Stdout => Event::Stdout(marker.clone().into_bytes()),
+                Channel::Stderr => Event::Stderr(marker.clone().into_bytes()),
+            });
+            st.kept.extend_from_slice(marker.as_bytes());
+            st.dropped = 0;
+        }
+        std::mem::take(&mut st.kept)
+    }
+}
+
+impl IsTerminal for Sink {
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+impl StdoutStream for Sink {
+    fn p2_stream(&self) -> Box<dyn OutputStream> {
+        Box::new(self.clone())
+    }
+
+    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
+        Box::new(self.clone())
+    }
+}
+
+/// Writes never block and never fail: over the cap they are dropped, so a
+/// guest that floods its output is not stopped by an error it might mishandle.
+impl OutputStream for Sink {
+    fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
+        self.push(&bytes);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> StreamResult<()> {
+        Ok(())
+    }
+
+    fn check_write(&mut self) -> StreamResult<usize> {
+        Ok(64 * 1024)
+    }
+}
+
+#[async_trait::async_trait]
+impl Pollable for Sink {
+    async fn ready(&mut self) {}
+}
+
+impl tokio::io::AsyncWrite for Sink {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        self.push(buf);
+        Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}

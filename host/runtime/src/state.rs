@@ -1,0 +1,40 @@
+//! What a run's `Store` holds: WASI state, the workspace, limits, and why
+//! the run was stopped, if it was.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use computer_store::Workspace;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+use crate::host_modules::ModuleRegistry;
+use crate::limits::MemoryLimiter;
+
+/// Why the host stopped a guest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    TimedOut,
+    Cancelled,
+}
+
+pub(crate) struct RunState {
+    pub wasi: WasiCtx,
+    pub table: ResourceTable,
+    pub workspace: Arc<Workspace>,
+    pub modules: Arc<ModuleRegistry>,
+    pub limiter: MemoryLimiter,
+    pub cancel: Arc<AtomicBool>,
+    pub deadline: Instant,
+    pub stop: Option<Stop>,
+}
+
+impl WasiView for RunState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
