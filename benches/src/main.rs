@@ -4,6 +4,7 @@
 //! `cargo run --release -p computer-bench -- fs` prints a Markdown table of
 //! ratios (workspace time / native time). `--quick` is a smoke run for CI.
 
+mod exec_bench;
 mod fs_bench;
 mod report;
 
@@ -30,6 +31,8 @@ struct Args {
 enum Suite {
     /// Filesystem operations against std::fs on tmpfs
     Fs,
+    /// JS exec: cold start, throughput, compute, against node and native QuickJS
+    Exec,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -44,6 +47,7 @@ fn main() -> anyhow::Result<()> {
     });
     let rows = match args.suite {
         Suite::Fs => fs_bench::run(&base, args.quick)?,
+        Suite::Exec => exec_bench::run(&base, args.quick)?,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);

@@ -39,7 +39,7 @@ fn fmt_us(v: f64) -> String {
 }
 
 pub fn markdown(rows: &[Row]) {
-    println!("| work | computer | native (tmpfs) | ratio | target |");
+    println!("| work | computer | reference | ratio | target |");
     println!("|---|---:|---:|---:|---|");
     for r in rows {
         let native = r.native_us.map_or("–".to_string(), fmt_us);

@@ -85,7 +85,7 @@ pub struct ExecArgs {
     #[arg(long = "guest", value_name = "NAME=PATH")]
     pub guests: Vec<String>,
     /// An argument for the program (repeatable)
-    #[arg(long = "arg", value_name = "ARG")]
+    #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
     pub args: Vec<String>,
     /// Source code, or - to read it from stdin
     pub source: Option<String>,
