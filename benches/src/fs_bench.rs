@@ -43,15 +43,71 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
     big_file(scratch.path(), &sizes, &mut rows)?;
     trees(scratch.path(), &sizes, &mut rows)?;
     scaling(scratch.path(), &sizes, &mut rows)?;
+    audit_overhead(scratch.path(), &sizes, &mut rows)?;
     Ok(rows)
 }
 
 fn fresh_ws(dir: &Path, name: &str) -> Result<Workspace> {
+    fresh_ws_with(dir, name, true)
+}
+
+fn fresh_ws_with(dir: &Path, name: &str, audit: bool) -> Result<Workspace> {
     let db = dir.join(format!("{name}.db"));
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
-    Ok(Workspace::open(&db)?)
+    let config = computer_store::Config {
+        audit,
+        ..Default::default()
+    };
+    Ok(Workspace::open_with(&db, config)?)
+}
+
+/// The metadata workloads with the audit log on (the default) and off.
+fn audit_overhead(dir: &Path, s: &Sizes, rows: &mut Vec<Row>) -> Result<()> {
+    let n = s.files;
+    let mut on = [vec![], vec![], vec![]];
+    let mut off = [vec![], vec![], vec![]];
+    for trial in 0..s.trials {
+        for (audit, out) in [(true, &mut on), (false, &mut off)] {
+            let ws = fresh_ws_with(dir, &format!("audit{trial}{audit}"), audit)?;
+            ws.mkdir("/d", &Default::default())?;
+            let names: Vec<String> = (0..n).map(|i| format!("/d/f{i:05}")).collect();
+            out[0].push(time(|| {
+                for (i, p) in names.iter().enumerate() {
+                    ws.write(p, &small_content(i), &WriteOptions::default())?;
+                }
+                Ok(())
+            })?);
+            out[1].push(time(|| {
+                for p in &names {
+                    std::hint::black_box(ws.stat(p)?);
+                }
+                Ok(())
+            })?);
+            out[2].push(time(|| {
+                for p in &names {
+                    ws.rm(p, RmOptions::default())?;
+                }
+                Ok(())
+            })?);
+        }
+    }
+    let [c_on, s_on, r_on] = on;
+    let [c_off, s_off, r_off] = off;
+    for (work, a, b) in [
+        ("create", c_on, c_off),
+        ("stat", s_on, s_off),
+        ("remove", r_on, r_off),
+    ] {
+        rows.push(Row {
+            work: format!("{work} {n} files: audit on vs off"),
+            computer_us: us(median(a)),
+            native_us: Some(us(median(b))),
+            target: "≤ 1.10x".into(),
+        });
+    }
+    Ok(())
 }
 
 fn fresh_dir(dir: &Path, name: &str) -> Result<std::path::PathBuf> {

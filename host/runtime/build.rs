@@ -3,24 +3,39 @@
 
 use std::path::PathBuf;
 
+/// (cfg name, env var with the path, file name in the guests' target dir)
+const GUESTS: &[(&str, &str, &str)] = &[
+    (
+        "computer_js_guest",
+        "COMPUTER_JS_GUEST_WASM",
+        "computer_guest_js.wasm",
+    ),
+    (
+        "computer_shell_guest",
+        "COMPUTER_SHELL_GUEST_WASM",
+        "computer_guest_shell.wasm",
+    ),
+];
+
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(computer_js_guest)");
-    println!("cargo::rerun-if-env-changed=COMPUTER_JS_GUEST_WASM");
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let path = std::env::var_os("COMPUTER_JS_GUEST_WASM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            manifest.join("../../guests/target/wasm32-wasip2/release/computer_guest_js.wasm")
-        });
-    println!("cargo::rerun-if-changed={}", path.display());
-    if path.is_file() {
-        let abs = path.canonicalize().unwrap_or(path);
-        println!("cargo::rustc-env=COMPUTER_JS_GUEST_WASM={}", abs.display());
-        println!("cargo::rustc-cfg=computer_js_guest");
-    } else {
-        println!(
-            "cargo::warning=JS guest not found at {}; run scripts/build-guests.sh to embed it",
-            path.display()
-        );
+    let built = manifest.join("../../guests/target/wasm32-wasip2/release");
+    for (cfg, var, file) in GUESTS {
+        println!("cargo::rustc-check-cfg=cfg({cfg})");
+        println!("cargo::rerun-if-env-changed={var}");
+        let path = std::env::var_os(var)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| built.join(file));
+        println!("cargo::rerun-if-changed={}", path.display());
+        if path.is_file() {
+            let abs = path.canonicalize().unwrap_or(path);
+            println!("cargo::rustc-env={var}={}", abs.display());
+            println!("cargo::rustc-cfg={cfg}");
+        } else {
+            println!(
+                "cargo::warning={file} not found at {}; run scripts/build-guests.sh to embed it",
+                path.display()
+            );
+        }
     }
 }

@@ -43,6 +43,23 @@ pub enum Command {
     Export { ws_dir: String, host_dir: PathBuf },
     /// Run code against the workspace
     Exec(ExecArgs),
+    /// Read the audit log: every operation, by whom, with what outcome
+    Audit {
+        /// Only operations of this run
+        #[arg(long)]
+        run: Option<String>,
+        /// Only operations whose target matches this glob (** crosses /)
+        #[arg(long, value_name = "GLOB")]
+        path: Option<String>,
+        /// Only operations since this time: RFC 3339 (2026-11-29T10:00:00Z) or an age (10m, 2h)
+        #[arg(long, value_name = "TIME")]
+        since: Option<String>,
+        /// Show agent tool calls instead
+        #[arg(long)]
+        tools: bool,
+        #[command(flatten)]
+        page: PageArgs,
+    },
     /// List runs, or show one
     Runs {
         #[command(subcommand)]

@@ -1,6 +1,7 @@
 //! `computer`: the command-line interface to a workspace.
 
 mod args;
+mod audit_cmd;
 mod error;
 mod exec_cmd;
 mod fs_cmd;
@@ -24,6 +25,7 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    computer_store::set_actor("cli");
     let out = Out { json: cli.json };
     match run(cli, out) {
         Ok(code) => code,
@@ -77,6 +79,13 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         Command::Export { ws_dir, host_dir } => transfer_cmd::export(&ws, &ws_dir, &host_dir, out)?,
         Command::Exec(args) => return Ok(ExitCode::from(exec_cmd::exec(ws, args, out)?)),
         Command::Runs { command, page } => exec_cmd::runs(&ws, command, page, out)?,
+        Command::Audit {
+            run,
+            path,
+            since,
+            tools,
+            page,
+        } => audit_cmd::audit(&ws, run, path, since, tools, page, out)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,11 +7,20 @@ pub const JS_GUEST: Option<&[u8]> = Some(include_bytes!(env!("COMPUTER_JS_GUEST_
 #[cfg(not(computer_js_guest))]
 pub const JS_GUEST: Option<&[u8]> = None;
 
+/// The bash (bashkit) guest, if it was built before this crate.
+#[cfg(computer_shell_guest)]
+pub const SHELL_GUEST: Option<&[u8]> = Some(include_bytes!(env!("COMPUTER_SHELL_GUEST_WASM")));
+#[cfg(not(computer_shell_guest))]
+pub const SHELL_GUEST: Option<&[u8]> = None;
+
 /// `(backend name, component bytes)` of every built-in guest.
 pub fn builtin_guests() -> Vec<(&'static str, &'static [u8])> {
     let mut out = Vec::new();
     if let Some(js) = JS_GUEST {
         out.push(("js", js));
+    }
+    if let Some(sh) = SHELL_GUEST {
+        out.push(("shell", sh));
     }
     out
 }

@@ -243,6 +243,8 @@ impl Runtime {
             .name(format!("run {run_id}"))
             .spawn(move || {
                 let _slot = slot;
+                // Everything this run does to the workspace is attributed to it.
+                computer_store::set_actor(format!("run:{}/{}", job.run_id, job.options.backend));
                 job.run()
             })
             .map_err(|e| ExecError::Engine(format!("cannot start a run thread: {e}")))?;

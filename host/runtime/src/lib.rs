@@ -20,7 +20,7 @@ mod output;
 mod run_id;
 mod state;
 
-pub use builtin::{JS_GUEST, builtin_guests};
+pub use builtin::{JS_GUEST, SHELL_GUEST, builtin_guests};
 pub use error::ExecError;
 pub use exec::{Event, ExecOptions, RunHandle, RunResult, RunStatus};
 pub use host_modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistry, ParamInfo};

@@ -15,6 +15,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../migrations/0001_filesystem.sql"),
     ),
     ("0002_runs", include_str!("../migrations/0002_runs.sql")),
+    ("0003_audit", include_str!("../migrations/0003_audit.sql")),
 ];
 
 pub const ROOT_ID: i64 = 1;

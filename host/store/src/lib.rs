@@ -11,6 +11,7 @@
 //! assert_eq!(ws.read("/notes/todo.md").unwrap(), b"- ship it\n");
 //! ```
 
+mod audit;
 mod clock;
 mod content;
 mod db;
@@ -24,6 +25,10 @@ mod tree;
 mod types;
 mod workspace;
 
+pub use audit::{
+    AuditQuery, AuditRecord, ToolCall, ToolCallRecord, set_actor, summarize_bytes, summarize_text,
+    with_actor,
+};
 pub use content::CHUNK_SIZE;
 pub use db::Durability;
 pub use error::{Errno, FsError, Result};

@@ -87,44 +87,46 @@ impl Workspace {
     /// (`*` and `?` stay within one component, `**` crosses them, plus
     /// `[...]` and `{a,b}`). Symlinks are listed, not followed.
     pub fn find(&self, dir: &str, pattern: &str, page: Page) -> Result<FindPage> {
-        let p = WsPath::parse(dir)?;
-        let shown = p.to_string();
-        let pattern = pattern.trim_start_matches("./").trim_start_matches('/');
-        if pattern.is_empty() {
-            return Err(FsError::custom(
-                Errno::EINVAL,
-                &shown,
-                "invalid argument: empty glob pattern (use ** to match everything)",
-            ));
-        }
-        let matcher = compile_glob(pattern, &shown)?;
-        let max_depth = glob_depth(pattern);
-        self.read_tx(|c| {
-            let chain = tree::resolve_dir(c, &p)?;
-            let want = page.limit.map(|l| page.offset.saturating_add(l));
-            let mut seen = 0u64;
-            let mut entries = Vec::new();
-            let mut more = false;
-            walk(c, chain.id(), max_depth, &mut |rel, node| {
-                if !matcher.is_match(rel) {
-                    return Ok(true);
-                }
-                if want.is_some_and(|w| seen >= w) {
-                    more = true;
-                    return Ok(false);
-                }
-                if seen >= page.offset {
-                    entries.push(FindEntry {
-                        path: p.join_relative(rel),
-                        kind: node.kind,
-                    });
-                }
-                seen += 1;
-                Ok(true)
-            })?;
-            Ok(FindPage {
-                entries,
-                next_offset: more.then_some(seen),
+        self.audited("find", dir, || Some(serde_json::json!({"pattern": pattern, "offset": page.offset, "limit": page.limit})), || {
+            let p = WsPath::parse(dir)?;
+            let shown = p.to_string();
+            let pattern = pattern.trim_start_matches("./").trim_start_matches('/');
+            if pattern.is_empty() {
+                return Err(FsError::custom(
+                    Errno::EINVAL,
+                    &shown,
+                    "invalid argument: empty glob pattern (use ** to match everything)",
+                ));
+            }
+            let matcher = compile_glob(pattern, &shown)?;
+            let max_depth = glob_depth(pattern);
+            self.read_tx(|c| {
+                let chain = tree::resolve_dir(c, &p)?;
+                let want = page.limit.map(|l| page.offset.saturating_add(l));
+                let mut seen = 0u64;
+                let mut entries = Vec::new();
+                let mut more = false;
+                walk(c, chain.id(), max_depth, &mut |rel, node| {
+                    if !matcher.is_match(rel) {
+                        return Ok(true);
+                    }
+                    if want.is_some_and(|w| seen >= w) {
+                        more = true;
+                        return Ok(false);
+                    }
+                    if seen >= page.offset {
+                        entries.push(FindEntry {
+                            path: p.join_relative(rel),
+                            kind: node.kind,
+                        });
+                    }
+                    seen += 1;
+                    Ok(true)
+                })?;
+                Ok(FindPage {
+                    entries,
+                    next_offset: more.then_some(seen),
+                })
             })
         })
     }
@@ -132,56 +134,58 @@ impl Workspace {
     /// Lines matching `query` in the files under `root` (or in `root`
     /// itself if it is a file). Binary files are skipped and counted.
     pub fn grep(&self, root: &str, query: &str, opts: &GrepOptions) -> Result<GrepPage> {
-        let p = WsPath::parse(root)?;
-        let shown = p.to_string();
-        let re = build_regex(query, opts, &shown)?;
-        let include = opts
-            .include
-            .as_deref()
-            .map(|g| compile_glob(g, &shown).map(|m| (m, g.contains('/'))))
-            .transpose()?;
-        let context = opts.context as usize;
-        let page = opts.page;
-        self.read_tx(|c| {
-            let chain = tree::resolve_existing(c, &p, true)?;
-            let want = page.limit.map(|l| page.offset.saturating_add(l));
-            let mut state = GrepState {
-                re: &re,
-                context,
-                offset: page.offset,
-                want,
-                seen: 0,
-                matches: Vec::new(),
-                more: false,
-                binary: 0,
-            };
-            match chain.last() {
-                Some(step) if step.node.kind == NodeKind::File => {
-                    state.scan_file(c, &shown, &step.node)?;
-                }
-                _ => {
-                    walk(c, chain.id(), usize::MAX, &mut |rel, node| {
-                        if node.kind != NodeKind::File {
-                            return Ok(true);
-                        }
-                        if let Some((glob, by_path)) = &include {
-                            let subject = if *by_path {
-                                rel
-                            } else {
-                                rel.rsplit('/').next().unwrap_or(rel)
-                            };
-                            if !glob.is_match(subject) {
+        self.audited("grep", root, || Some(serde_json::json!({"query": crate::audit::summarize_text(query), "regex": opts.regex, "ignore_case": opts.ignore_case, "include": opts.include})), || {
+            let p = WsPath::parse(root)?;
+            let shown = p.to_string();
+            let re = build_regex(query, opts, &shown)?;
+            let include = opts
+                .include
+                .as_deref()
+                .map(|g| compile_glob(g, &shown).map(|m| (m, g.contains('/'))))
+                .transpose()?;
+            let context = opts.context as usize;
+            let page = opts.page;
+            self.read_tx(|c| {
+                let chain = tree::resolve_existing(c, &p, true)?;
+                let want = page.limit.map(|l| page.offset.saturating_add(l));
+                let mut state = GrepState {
+                    re: &re,
+                    context,
+                    offset: page.offset,
+                    want,
+                    seen: 0,
+                    matches: Vec::new(),
+                    more: false,
+                    binary: 0,
+                };
+                match chain.last() {
+                    Some(step) if step.node.kind == NodeKind::File => {
+                        state.scan_file(c, &shown, &step.node)?;
+                    }
+                    _ => {
+                        walk(c, chain.id(), usize::MAX, &mut |rel, node| {
+                            if node.kind != NodeKind::File {
                                 return Ok(true);
                             }
-                        }
-                        state.scan_file(c, &p.join_relative(rel), node)
-                    })?;
+                            if let Some((glob, by_path)) = &include {
+                                let subject = if *by_path {
+                                    rel
+                                } else {
+                                    rel.rsplit('/').next().unwrap_or(rel)
+                                };
+                                if !glob.is_match(subject) {
+                                    return Ok(true);
+                                }
+                            }
+                            state.scan_file(c, &p.join_relative(rel), node)
+                        })?;
+                    }
                 }
-            }
-            Ok(GrepPage {
-                next_offset: state.more.then_some(state.seen),
-                matches: state.matches,
-                binary_files_skipped: state.binary,
+                Ok(GrepPage {
+                    next_offset: state.more.then_some(state.seen),
+                    matches: state.matches,
+                    binary_files_skipped: state.binary,
+                })
             })
         })
     }

@@ -87,32 +87,39 @@ impl Workspace {
         ws_dir: &str,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<ImportStats> {
-        let dest = WsPath::parse(ws_dir)?;
-        let root = open_host_dir(host)?;
-        let host_shown = host.display().to_string();
-        let (files_total, bytes_total) = survey(&root, &host_shown)?;
-        let mut prog = Progress {
-            files_total,
-            bytes_total,
-            ..Default::default()
-        };
-        progress(&prog);
-        let max = self.config.max_file_size;
-        self.write_tx(|c| {
-            super::ops::mkdir_p(c, &dest, &dest.to_string())?;
-            let mut stats = ImportStats::default();
-            self.import_dir(
-                c,
-                &root,
-                &dest,
-                &host_shown,
-                max,
-                &mut stats,
-                &mut prog,
-                progress,
-            )?;
-            Ok(stats)
-        })
+        self.audited(
+            "import",
+            ws_dir,
+            || Some(serde_json::json!({"host": host.display().to_string()})),
+            || {
+                let dest = WsPath::parse(ws_dir)?;
+                let root = open_host_dir(host)?;
+                let host_shown = host.display().to_string();
+                let (files_total, bytes_total) = survey(&root, &host_shown)?;
+                let mut prog = Progress {
+                    files_total,
+                    bytes_total,
+                    ..Default::default()
+                };
+                progress(&prog);
+                let max = self.config.max_file_size;
+                self.write_tx(|c| {
+                    super::ops::mkdir_p(c, &dest, &dest.to_string())?;
+                    let mut stats = ImportStats::default();
+                    self.import_dir(
+                        c,
+                        &root,
+                        &dest,
+                        &host_shown,
+                        max,
+                        &mut stats,
+                        &mut prog,
+                        progress,
+                    )?;
+                    Ok(stats)
+                })
+            },
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -200,17 +207,24 @@ impl Workspace {
     /// `host` (created if missing). Existing host files are overwritten;
     /// nothing else is removed. Symlinks are recreated verbatim.
     pub fn export(&self, ws_dir: &str, host: &Path) -> Result<ExportStats> {
-        let src = WsPath::parse(ws_dir)?;
-        let host_shown = host.display().to_string();
-        self.read_tx(|c| {
-            // Check the source before touching the host.
-            let chain = tree::resolve_dir(c, &src)?;
-            std::fs::create_dir_all(host).map_err(|e| io_err(&host_shown, e))?;
-            let root = open_host_dir(host)?;
-            let mut stats = ExportStats::default();
-            export_dir(c, chain.id(), &root, &src, &mut stats)?;
-            Ok(stats)
-        })
+        self.audited(
+            "export",
+            ws_dir,
+            || Some(serde_json::json!({"host": host.display().to_string()})),
+            || {
+                let src = WsPath::parse(ws_dir)?;
+                let host_shown = host.display().to_string();
+                self.read_tx(|c| {
+                    // Check the source before touching the host.
+                    let chain = tree::resolve_dir(c, &src)?;
+                    std::fs::create_dir_all(host).map_err(|e| io_err(&host_shown, e))?;
+                    let root = open_host_dir(host)?;
+                    let mut stats = ExportStats::default();
+                    export_dir(c, chain.id(), &root, &src, &mut stats)?;
+                    Ok(stats)
+                })
+            },
+        )
     }
 }
 

@@ -23,6 +23,8 @@ pub struct Config {
     pub busy_timeout: Duration,
     /// Writes that would make a file larger than this fail with `EFBIG`.
     pub max_file_size: u64,
+    /// Record every operation in the audit log.
+    pub audit: bool,
 }
 
 impl Default for Config {
@@ -31,6 +33,7 @@ impl Default for Config {
             durability: Durability::Process,
             busy_timeout: Duration::from_secs(30),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            audit: true,
         }
     }
 }
@@ -42,6 +45,8 @@ impl Default for Config {
 /// or other processes) are serialized by SQLite.
 pub struct Workspace {
     conn: Mutex<Connection>,
+    /// Audit rows waiting for a transaction (see `audit`).
+    audit_buffer: Mutex<Vec<crate::audit::Row>>,
     location: Option<PathBuf>,
     pub(crate) config: Config,
 }
@@ -61,6 +66,7 @@ impl Workspace {
         let conn = db::open(path, config.durability, config.busy_timeout)?;
         Ok(Workspace {
             conn: Mutex::new(conn),
+            audit_buffer: Mutex::new(Vec::new()),
             location: Some(path.to_path_buf()),
             config,
         })
@@ -70,6 +76,7 @@ impl Workspace {
     pub fn in_memory() -> Result<Self> {
         Ok(Workspace {
             conn: Mutex::new(db::open_in_memory()?),
+            audit_buffer: Mutex::new(Vec::new()),
             location: None,
             config: Config::default(),
         })
@@ -100,15 +107,29 @@ impl Workspace {
     }
 
     /// Runs a mutation in one write transaction and bumps `rev` once.
-    /// Nothing is written if `f` fails.
+    /// Nothing is written if `f` fails. The operation's audit row (and any
+    /// buffered ones) commit in the same transaction.
     pub(crate) fn write_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let conn = self.lock();
         let tx = Tx::begin(&conn, "BEGIN IMMEDIATE")?;
         let out = f(&conn)?;
         conn.prepare_cached("UPDATE workspace SET rev = rev + 1 WHERE id = 1")?
             .execute([])?;
+        if self.config.audit {
+            let mut rows = std::mem::take(&mut *self.pending_audit());
+            rows.extend(crate::audit::take_current_ok());
+            if let Err(e) = crate::audit::write_rows(&conn, &rows) {
+                // Put them back: the transaction will roll back.
+                self.pending_audit().extend(rows);
+                return Err(e.into());
+            }
+        }
         tx.commit()?;
         Ok(out)
+    }
+
+    pub(crate) fn pending_audit(&self) -> MutexGuard<'_, Vec<crate::audit::Row>> {
+        self.audit_buffer.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// A write transaction for bookkeeping that is not a filesystem change
@@ -153,22 +174,31 @@ impl Workspace {
     /// Declares (or undeclares) `path` a read-only subtree: nothing inside
     /// it may change, and no ancestor holding it may be removed or moved.
     pub fn set_readonly(&self, path: &str, readonly: bool) -> Result<()> {
-        let p = WsPath::parse(path)?;
-        self.write_tx(|c| {
-            // Store the canonical path, so a symlinked spelling protects the target.
-            let canonical = match tree::resolve(c, &p, true)? {
-                Lookup::Found(chain) => chain.path(),
-                Lookup::Missing { parent, name } => parent.path().join(&name),
-            };
-            if readonly {
-                c.prepare_cached("INSERT OR IGNORE INTO readonly_paths (path) VALUES (?1)")?
-                    .execute([canonical.to_string()])?;
-            } else {
-                c.prepare_cached("DELETE FROM readonly_paths WHERE path = ?1")?
-                    .execute([canonical.to_string()])?;
-            }
-            Ok(())
-        })
+        self.audited(
+            "set_readonly",
+            path,
+            || Some(serde_json::json!({"readonly": readonly})),
+            || {
+                let p = WsPath::parse(path)?;
+                self.write_tx(|c| {
+                    // Store the canonical path, so a symlinked spelling protects the target.
+                    let canonical = match tree::resolve(c, &p, true)? {
+                        Lookup::Found(chain) => chain.path(),
+                        Lookup::Missing { parent, name } => parent.path().join(&name),
+                    };
+                    if readonly {
+                        c.prepare_cached(
+                            "INSERT OR IGNORE INTO readonly_paths (path) VALUES (?1)",
+                        )?
+                        .execute([canonical.to_string()])?;
+                    } else {
+                        c.prepare_cached("DELETE FROM readonly_paths WHERE path = ?1")?
+                            .execute([canonical.to_string()])?;
+                    }
+                    Ok(())
+                })
+            },
+        )
     }
 
     /// The read-only subtrees, sorted.
@@ -180,6 +210,14 @@ impl Workspace {
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             Ok(rows)
         })
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        if let Err(e) = self.flush_audit() {
+            tracing::warn!("audit rows lost when closing the workspace: {e}");
+        }
     }
 }
 

@@ -16,97 +16,113 @@ impl Workspace {
     /// Creates a directory. With `recursive`, creates missing parents and
     /// succeeds on an existing directory.
     pub fn mkdir(&self, path: &str, opts: &MkdirOptions) -> Result<()> {
-        let p = WsPath::parse(path)?;
-        let shown = p.to_string();
-        let mode = opts.mode.unwrap_or(DEFAULT_DIR_MODE);
-        if opts.recursive {
-            // Only count a revision when something is created.
-            let exists = self.read_tx(|c| match tree::resolve(c, &p, true) {
-                Ok(Lookup::Found(chain)) => match chain.kind() {
-                    NodeKind::Directory => Ok(true),
-                    _ => Err(FsError::new(Errno::EEXIST, &shown)),
-                },
-                Ok(Lookup::Missing { .. }) => Ok(false),
-                Err(e) if e.code == Errno::ENOENT => Ok(false),
-                Err(e) => Err(e),
-            })?;
-            if exists {
-                return Ok(());
-            }
-            return self.write_tx(|c| mkdir_p_mode(c, &p, &shown, mode, true));
-        }
-        self.write_tx(|c| match tree::resolve(c, &p, false)? {
-            Lookup::Found(_) => Err(FsError::new(Errno::EEXIST, &shown)),
-            Lookup::Missing { mut parent, name } => {
-                check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
-                tree::unshare_all(c, &mut parent)?;
-                create_dir(c, parent.id(), &name, mode)
-            }
-        })
+        self.audited(
+            "mkdir",
+            path,
+            || Some(serde_json::json!({"recursive": opts.recursive, "mode": opts.mode})),
+            || {
+                let p = WsPath::parse(path)?;
+                let shown = p.to_string();
+                let mode = opts.mode.unwrap_or(DEFAULT_DIR_MODE);
+                if opts.recursive {
+                    // Only count a revision when something is created.
+                    let exists = self.read_tx(|c| match tree::resolve(c, &p, true) {
+                        Ok(Lookup::Found(chain)) => match chain.kind() {
+                            NodeKind::Directory => Ok(true),
+                            _ => Err(FsError::new(Errno::EEXIST, &shown)),
+                        },
+                        Ok(Lookup::Missing { .. }) => Ok(false),
+                        Err(e) if e.code == Errno::ENOENT => Ok(false),
+                        Err(e) => Err(e),
+                    })?;
+                    if exists {
+                        return Ok(());
+                    }
+                    return self.write_tx(|c| mkdir_p_mode(c, &p, &shown, mode, true));
+                }
+                self.write_tx(|c| match tree::resolve(c, &p, false)? {
+                    Lookup::Found(_) => Err(FsError::new(Errno::EEXIST, &shown)),
+                    Lookup::Missing { mut parent, name } => {
+                        check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
+                        tree::unshare_all(c, &mut parent)?;
+                        create_dir(c, parent.id(), &name, mode)
+                    }
+                })
+            },
+        )
     }
 
     /// Lists a directory, sorted by name. Entries are not followed: a
     /// symlink is listed as a symlink.
     pub fn readdir(&self, path: &str, page: Page) -> Result<Vec<Stat>> {
-        let p = WsPath::parse(path)?;
-        self.read_tx(|c| {
-            let chain = tree::resolve_dir(c, &p)?;
-            let rows = tree::list(c, chain.id(), page.offset, page.limit)?;
-            Ok(rows
-                .iter()
-                .map(|(name, node)| Stat::from_node(name, node))
-                .collect())
-        })
+        self.audited(
+            "readdir",
+            path,
+            || Some(serde_json::json!({"offset": page.offset, "limit": page.limit})),
+            || {
+                let p = WsPath::parse(path)?;
+                self.read_tx(|c| {
+                    let chain = tree::resolve_dir(c, &p)?;
+                    let rows = tree::list(c, chain.id(), page.offset, page.limit)?;
+                    Ok(rows
+                        .iter()
+                        .map(|(name, node)| Stat::from_node(name, node))
+                        .collect())
+                })
+            },
+        )
     }
 
     /// Removes a path. A symlink is removed itself, never its target.
     pub fn rm(&self, path: &str, opts: RmOptions) -> Result<()> {
-        let p = WsPath::parse(path)?;
-        let shown = p.to_string();
-        if p.is_root() {
-            return Err(FsError::custom(
-                Errno::EPERM,
-                "/",
-                "operation not permitted: cannot remove /",
-            ));
-        }
-        self.write_tx(|c| {
-            let mut chain = match tree::resolve(c, &p, false) {
-                Ok(Lookup::Found(chain)) => chain,
-                Ok(Lookup::Missing { .. }) if opts.force => return Ok(()),
-                Err(e) if opts.force && e.code == Errno::ENOENT => return Ok(()),
-                Ok(Lookup::Missing { .. }) => return Err(FsError::new(Errno::ENOENT, &shown)),
-                Err(e) => return Err(e),
-            };
-            if chain.is_root() {
+        self.audited("rm", path, || Some(serde_json::json!({"recursive": opts.recursive, "force": opts.force})), || {
+            let p = WsPath::parse(path)?;
+            let shown = p.to_string();
+            if p.is_root() {
                 return Err(FsError::custom(
                     Errno::EPERM,
-                    &shown,
-                    format!("operation not permitted: cannot remove {shown}, it resolves to /"),
+                    "/",
+                    "operation not permitted: cannot remove /",
                 ));
             }
-            if p.trailing_slash() && chain.kind() != NodeKind::Directory {
-                return Err(FsError::new(Errno::ENOTDIR, &shown));
-            }
-            check_writable(c, &chain.path(), Touch::Subtree, &shown)?;
-            let n = chain.steps.len();
-            let target = chain.steps[n - 1].clone();
-            if target.node.kind == NodeKind::Directory
-                && !opts.recursive
-                && tree::has_children(c, target.node.id)?
-            {
-                return Err(FsError::custom(
-                    Errno::ENOTEMPTY,
-                    &shown,
-                    format!(
-                        "directory not empty: {shown} (use recursive to remove it and its contents)"
-                    ),
-                ));
-            }
-            tree::unshare(c, &mut chain, n - 1)?;
-            let parent = chain.steps[n - 1].parent;
-            tree::unlink(c, parent, &target.name, target.node.id)?;
-            tree::set_mtime(c, parent, now_ns())
+            self.write_tx(|c| {
+                let mut chain = match tree::resolve(c, &p, false) {
+                    Ok(Lookup::Found(chain)) => chain,
+                    Ok(Lookup::Missing { .. }) if opts.force => return Ok(()),
+                    Err(e) if opts.force && e.code == Errno::ENOENT => return Ok(()),
+                    Ok(Lookup::Missing { .. }) => return Err(FsError::new(Errno::ENOENT, &shown)),
+                    Err(e) => return Err(e),
+                };
+                if chain.is_root() {
+                    return Err(FsError::custom(
+                        Errno::EPERM,
+                        &shown,
+                        format!("operation not permitted: cannot remove {shown}, it resolves to /"),
+                    ));
+                }
+                if p.trailing_slash() && chain.kind() != NodeKind::Directory {
+                    return Err(FsError::new(Errno::ENOTDIR, &shown));
+                }
+                check_writable(c, &chain.path(), Touch::Subtree, &shown)?;
+                let n = chain.steps.len();
+                let target = chain.steps[n - 1].clone();
+                if target.node.kind == NodeKind::Directory
+                    && !opts.recursive
+                    && tree::has_children(c, target.node.id)?
+                {
+                    return Err(FsError::custom(
+                        Errno::ENOTEMPTY,
+                        &shown,
+                        format!(
+                            "directory not empty: {shown} (use recursive to remove it and its contents)"
+                        ),
+                    ));
+                }
+                tree::unshare(c, &mut chain, n - 1)?;
+                let parent = chain.steps[n - 1].parent;
+                tree::unlink(c, parent, &target.name, target.node.id)?;
+                tree::set_mtime(c, parent, now_ns())
+            })
         })
     }
 }

@@ -29,61 +29,77 @@ impl Workspace {
 
     /// Reads `length` bytes (or to EOF) from `offset`, clamped at EOF.
     pub fn read_range(&self, path: &str, offset: u64, length: Option<u64>) -> Result<Vec<u8>> {
-        let p = WsPath::parse(path)?;
-        self.read_tx(|c| {
-            let chain = file_chain(c, &p)?;
-            let node = &chain.steps[chain.steps.len() - 1].node;
-            content::read_range(c, node.id, node.size, offset, length)
-        })
+        self.audited(
+            "read",
+            path,
+            || Some(serde_json::json!({"offset": offset, "length": length})),
+            || {
+                let p = WsPath::parse(path)?;
+                self.read_tx(|c| {
+                    let chain = file_chain(c, &p)?;
+                    let node = &chain.steps[chain.steps.len() - 1].node;
+                    content::read_range(c, node.id, node.size, offset, length)
+                })
+            },
+        )
     }
 
     /// Streams a whole file to `sink` chunk by chunk.
     pub fn read_each(&self, path: &str, sink: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()> {
-        let p = WsPath::parse(path)?;
-        self.read_tx(|c| {
-            let chain = file_chain(c, &p)?;
-            content::for_each_chunk(c, chain.id(), sink)
-        })
+        self.audited(
+            "read",
+            path,
+            || None,
+            || {
+                let p = WsPath::parse(path)?;
+                self.read_tx(|c| {
+                    let chain = file_chain(c, &p)?;
+                    content::for_each_chunk(c, chain.id(), sink)
+                })
+            },
+        )
     }
 
     /// Writes a whole file.
     pub fn write(&self, path: &str, data: &[u8], opts: &WriteOptions) -> Result<()> {
-        let p = WsPath::parse(path)?;
-        let shown = p.to_string();
-        self.check_size(&shown, data.len() as u64)?;
-        self.write_tx(|c| {
-            let now = now_ns();
-            match self.write_target(c, &p, opts)? {
-                Target::Existing(mut chain) => {
-                    check_writable(c, &chain.path(), Touch::Node, &shown)?;
-                    let n = chain.steps.len();
-                    tree::unshare(c, &mut chain, n - 1)?;
-                    let step = &chain.steps[n - 1];
-                    let mode = opts.mode.unwrap_or(step.node.mode);
-                    if step.node.refs > 1 {
-                        // Shared with a copy: give this path a fresh node
-                        // instead of cloning content we are about to replace.
-                        let id = tree::insert_node(c, NodeKind::File, mode, now, None)?;
-                        content::fill_new(c, id, data, now)?;
-                        tree::repoint(c, step.parent, &step.name, step.node.id, id)?;
-                    } else {
-                        content::replace(c, step.node.id, data, now)?;
-                        if mode != step.node.mode {
-                            set_mode(c, step.node.id, mode)?;
+        self.audited("write", path, || Some(serde_json::json!({"data": crate::audit::summarize_bytes(data), "mode": opts.mode, "exclusive": opts.exclusive, "create_parents": opts.create_parents})), || {
+            let p = WsPath::parse(path)?;
+            let shown = p.to_string();
+            self.check_size(&shown, data.len() as u64)?;
+            self.write_tx(|c| {
+                let now = now_ns();
+                match self.write_target(c, &p, opts)? {
+                    Target::Existing(mut chain) => {
+                        check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                        let n = chain.steps.len();
+                        tree::unshare(c, &mut chain, n - 1)?;
+                        let step = &chain.steps[n - 1];
+                        let mode = opts.mode.unwrap_or(step.node.mode);
+                        if step.node.refs > 1 {
+                            // Shared with a copy: give this path a fresh node
+                            // instead of cloning content we are about to replace.
+                            let id = tree::insert_node(c, NodeKind::File, mode, now, None)?;
+                            content::fill_new(c, id, data, now)?;
+                            tree::repoint(c, step.parent, &step.name, step.node.id, id)?;
+                        } else {
+                            content::replace(c, step.node.id, data, now)?;
+                            if mode != step.node.mode {
+                                set_mode(c, step.node.id, mode)?;
+                            }
                         }
+                        Ok(())
                     }
-                    Ok(())
+                    Target::New { mut parent, name } => {
+                        check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
+                        tree::unshare_all(c, &mut parent)?;
+                        let mode = opts.mode.unwrap_or(DEFAULT_FILE_MODE);
+                        let id = tree::insert_node(c, NodeKind::File, mode & 0o7777, now, None)?;
+                        tree::link(c, parent.id(), &name, id)?;
+                        content::fill_new(c, id, data, now)?;
+                        tree::set_mtime(c, parent.id(), now)
+                    }
                 }
-                Target::New { mut parent, name } => {
-                    check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
-                    tree::unshare_all(c, &mut parent)?;
-                    let mode = opts.mode.unwrap_or(DEFAULT_FILE_MODE);
-                    let id = tree::insert_node(c, NodeKind::File, mode & 0o7777, now, None)?;
-                    tree::link(c, parent.id(), &name, id)?;
-                    content::fill_new(c, id, data, now)?;
-                    tree::set_mtime(c, parent.id(), now)
-                }
-            }
+            })
         })
     }
 
@@ -94,10 +110,12 @@ impl Workspace {
         reader: &mut dyn Read,
         opts: &WriteOptions,
     ) -> Result<u64> {
-        let p = WsPath::parse(path)?;
-        let shown = p.to_string();
-        let max = self.config.max_file_size;
-        self.write_tx(|c| self.write_from_in(c, &p, reader, opts, max, &shown))
+        self.audited("write", path, || Some(serde_json::json!({"stream": true, "mode": opts.mode, "exclusive": opts.exclusive, "create_parents": opts.create_parents})), || {
+            let p = WsPath::parse(path)?;
+            let shown = p.to_string();
+            let max = self.config.max_file_size;
+            self.write_tx(|c| self.write_from_in(c, &p, reader, opts, max, &shown))
+        })
     }
 
     pub(crate) fn write_from_in(
@@ -173,80 +191,102 @@ impl Workspace {
 
     /// Appends to a file, creating it if missing.
     pub fn append(&self, path: &str, data: &[u8]) -> Result<()> {
-        let p = WsPath::parse(path)?;
-        let shown = p.to_string();
-        self.write_tx(|c| {
-            let now = now_ns();
-            match self.write_target(c, &p, &WriteOptions::default())? {
-                Target::Existing(mut chain) => {
-                    check_writable(c, &chain.path(), Touch::Node, &shown)?;
-                    tree::unshare_all(c, &mut chain)?;
-                    let node = &chain.steps[chain.steps.len() - 1].node;
-                    self.check_size(&shown, node.size.saturating_add(data.len() as u64))?;
-                    content::append(c, node.id, node.size, data, now)?;
-                    Ok(())
-                }
-                Target::New { mut parent, name } => {
-                    self.check_size(&shown, data.len() as u64)?;
-                    check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
-                    tree::unshare_all(c, &mut parent)?;
-                    let id = tree::insert_node(c, NodeKind::File, DEFAULT_FILE_MODE, now, None)?;
-                    tree::link(c, parent.id(), &name, id)?;
-                    content::fill_new(c, id, data, now)?;
-                    tree::set_mtime(c, parent.id(), now)
-                }
-            }
-        })
+        self.audited(
+            "append",
+            path,
+            || Some(serde_json::json!({"data": crate::audit::summarize_bytes(data)})),
+            || {
+                let p = WsPath::parse(path)?;
+                let shown = p.to_string();
+                self.write_tx(|c| {
+                    let now = now_ns();
+                    match self.write_target(c, &p, &WriteOptions::default())? {
+                        Target::Existing(mut chain) => {
+                            check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                            tree::unshare_all(c, &mut chain)?;
+                            let node = &chain.steps[chain.steps.len() - 1].node;
+                            self.check_size(&shown, node.size.saturating_add(data.len() as u64))?;
+                            content::append(c, node.id, node.size, data, now)?;
+                            Ok(())
+                        }
+                        Target::New { mut parent, name } => {
+                            self.check_size(&shown, data.len() as u64)?;
+                            check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
+                            tree::unshare_all(c, &mut parent)?;
+                            let id =
+                                tree::insert_node(c, NodeKind::File, DEFAULT_FILE_MODE, now, None)?;
+                            tree::link(c, parent.id(), &name, id)?;
+                            content::fill_new(c, id, data, now)?;
+                            tree::set_mtime(c, parent.id(), now)
+                        }
+                    }
+                })
+            },
+        )
     }
 
     /// Cuts a file to `size` bytes, or extends it with zeros.
     pub fn truncate(&self, path: &str, size: u64) -> Result<()> {
-        let p = WsPath::parse(path)?;
-        let shown = p.to_string();
-        self.check_size(&shown, size)?;
-        self.write_tx(|c| {
-            let mut chain = file_chain(c, &p)?;
-            check_writable(c, &chain.path(), Touch::Node, &shown)?;
-            tree::unshare_all(c, &mut chain)?;
-            let node = &chain.steps[chain.steps.len() - 1].node;
-            content::truncate(c, node.id, node.size, size, now_ns())
-        })
+        self.audited(
+            "truncate",
+            path,
+            || Some(serde_json::json!({"size": size})),
+            || {
+                let p = WsPath::parse(path)?;
+                let shown = p.to_string();
+                self.check_size(&shown, size)?;
+                self.write_tx(|c| {
+                    let mut chain = file_chain(c, &p)?;
+                    check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                    tree::unshare_all(c, &mut chain)?;
+                    let node = &chain.steps[chain.steps.len() - 1].node;
+                    content::truncate(c, node.id, node.size, size, now_ns())
+                })
+            },
+        )
     }
 
     /// Applies a batch of unique, non-overlapping replacements atomically.
     /// See `computer_edit::apply` for the matching rules.
     pub fn edit(&self, path: &str, edits: &[TextEdit]) -> Result<EditResult> {
-        let p = WsPath::parse(path)?;
-        let shown = p.to_string();
-        self.write_tx(|c| {
-            let mut chain = file_chain(c, &p)?;
-            check_writable(c, &chain.path(), Touch::Node, &shown)?;
-            let node = chain.steps[chain.steps.len() - 1].node.clone();
-            let original = content::read_range(c, node.id, node.size, 0, None)?;
-            let batch: Vec<computer_edit::Edit> = edits
-                .iter()
-                .map(|e| computer_edit::Edit {
-                    old: e.old.clone(),
-                    new: e.new.clone(),
+        self.audited(
+            "edit",
+            path,
+            || Some(serde_json::json!({"edits": edits.len()})),
+            || {
+                let p = WsPath::parse(path)?;
+                let shown = p.to_string();
+                self.write_tx(|c| {
+                    let mut chain = file_chain(c, &p)?;
+                    check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                    let node = chain.steps[chain.steps.len() - 1].node.clone();
+                    let original = content::read_range(c, node.id, node.size, 0, None)?;
+                    let batch: Vec<computer_edit::Edit> = edits
+                        .iter()
+                        .map(|e| computer_edit::Edit {
+                            old: e.old.clone(),
+                            new: e.new.clone(),
+                        })
+                        .collect();
+                    let outcome = computer_edit::apply(&original, &batch, &shown).map_err(|e| {
+                        FsError::custom(
+                            Errno::EINVAL,
+                            &shown,
+                            format!("edit of {shown} failed: {e}"),
+                        )
+                    })?;
+                    self.check_size(&shown, outcome.content.len() as u64)?;
+                    tree::unshare_all(c, &mut chain)?;
+                    let id = chain.id();
+                    content::replace(c, id, &outcome.content, now_ns())?;
+                    Ok(EditResult {
+                        diff: outcome.diff,
+                        applied: outcome.applied,
+                        fuzzy: outcome.fuzzy,
+                    })
                 })
-                .collect();
-            let outcome = computer_edit::apply(&original, &batch, &shown).map_err(|e| {
-                FsError::custom(
-                    Errno::EINVAL,
-                    &shown,
-                    format!("edit of {shown} failed: {e}"),
-                )
-            })?;
-            self.check_size(&shown, outcome.content.len() as u64)?;
-            tree::unshare_all(c, &mut chain)?;
-            let id = chain.id();
-            content::replace(c, id, &outcome.content, now_ns())?;
-            Ok(EditResult {
-                diff: outcome.diff,
-                applied: outcome.applied,
-                fuzzy: outcome.fuzzy,
-            })
-        })
+            },
+        )
     }
 
     pub(crate) fn check_size(&self, shown: &str, size: u64) -> Result<()> {

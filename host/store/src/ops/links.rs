@@ -13,12 +13,12 @@ use crate::workspace::{Touch, Workspace, check_writable};
 impl Workspace {
     /// Metadata, following symlinks.
     pub fn stat(&self, path: &str) -> Result<Stat> {
-        self.stat_impl(path, true)
+        self.audited("stat", path, || None, || self.stat_impl(path, true))
     }
 
     /// Metadata of the path itself: a symlink is reported as a symlink.
     pub fn lstat(&self, path: &str) -> Result<Stat> {
-        self.stat_impl(path, false)
+        self.audited("lstat", path, || None, || self.stat_impl(path, false))
     }
 
     fn stat_impl(&self, path: &str, follow: bool) -> Result<Stat> {
@@ -47,85 +47,120 @@ impl Workspace {
     /// Creates a symlink at `path` pointing at `target`, stored verbatim.
     /// The target need not exist.
     pub fn symlink(&self, target: &str, path: &str) -> Result<()> {
-        let p = WsPath::parse(path)?;
-        let shown = p.to_string();
-        if target.is_empty() || target.contains('\0') || target.len() > MAX_PATH {
-            return Err(FsError::detail(
-                Errno::EINVAL,
-                &shown,
-                "symlink target must be 1 to 4096 bytes without NUL",
-            ));
-        }
-        if p.is_root() {
-            return Err(FsError::new(Errno::EEXIST, shown));
-        }
-        self.write_tx(|c| match tree::resolve(c, &p, false)? {
-            Lookup::Found(_) => Err(FsError::new(Errno::EEXIST, &shown)),
-            Lookup::Missing { mut parent, name } => {
-                check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
-                tree::unshare_all(c, &mut parent)?;
-                let now = now_ns();
-                let id = tree::insert_node(c, NodeKind::Symlink, 0o777, now, Some(target))?;
-                tree::link(c, parent.id(), &name, id)?;
-                tree::set_mtime(c, parent.id(), now)
-            }
-        })
+        self.audited(
+            "symlink",
+            path,
+            || Some(serde_json::json!({"target": target})),
+            || {
+                let p = WsPath::parse(path)?;
+                let shown = p.to_string();
+                if target.is_empty() || target.contains('\0') || target.len() > MAX_PATH {
+                    return Err(FsError::detail(
+                        Errno::EINVAL,
+                        &shown,
+                        "symlink target must be 1 to 4096 bytes without NUL",
+                    ));
+                }
+                if p.is_root() {
+                    return Err(FsError::new(Errno::EEXIST, shown));
+                }
+                self.write_tx(|c| match tree::resolve(c, &p, false)? {
+                    Lookup::Found(_) => Err(FsError::new(Errno::EEXIST, &shown)),
+                    Lookup::Missing { mut parent, name } => {
+                        check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
+                        tree::unshare_all(c, &mut parent)?;
+                        let now = now_ns();
+                        let id = tree::insert_node(c, NodeKind::Symlink, 0o777, now, Some(target))?;
+                        tree::link(c, parent.id(), &name, id)?;
+                        tree::set_mtime(c, parent.id(), now)
+                    }
+                })
+            },
+        )
     }
 
     /// The target of a symlink, verbatim.
     pub fn readlink(&self, path: &str) -> Result<String> {
-        let p = WsPath::parse(path)?;
-        self.read_tx(|c| {
-            let chain = tree::resolve_existing(c, &p, false)?;
-            match chain.last() {
-                Some(step) if step.node.kind == NodeKind::Symlink => {
-                    Ok(step.node.target.clone().unwrap_or_default())
-                }
-                _ => Err(FsError::detail(
-                    Errno::EINVAL,
-                    p.to_string(),
-                    "not a symlink",
-                )),
-            }
-        })
+        self.audited(
+            "readlink",
+            path,
+            || None,
+            || {
+                let p = WsPath::parse(path)?;
+                self.read_tx(|c| {
+                    let chain = tree::resolve_existing(c, &p, false)?;
+                    match chain.last() {
+                        Some(step) if step.node.kind == NodeKind::Symlink => {
+                            Ok(step.node.target.clone().unwrap_or_default())
+                        }
+                        _ => Err(FsError::detail(
+                            Errno::EINVAL,
+                            p.to_string(),
+                            "not a symlink",
+                        )),
+                    }
+                })
+            },
+        )
     }
 
     /// Canonical absolute path with every symlink resolved.
     pub fn realpath(&self, path: &str) -> Result<String> {
-        let p = WsPath::parse(path)?;
-        self.read_tx(|c| Ok(tree::resolve_existing(c, &p, true)?.path().to_string()))
+        self.audited(
+            "realpath",
+            path,
+            || None,
+            || {
+                let p = WsPath::parse(path)?;
+                self.read_tx(|c| Ok(tree::resolve_existing(c, &p, true)?.path().to_string()))
+            },
+        )
     }
 
     /// Sets permission bits (following symlinks).
     pub fn chmod(&self, path: &str, mode: u32) -> Result<()> {
-        let p = WsPath::parse(path)?;
-        let shown = p.to_string();
-        if mode > 0o7777 {
-            return Err(FsError::detail(
-                Errno::EINVAL,
-                shown,
-                format!("mode {mode:o} is not a permission mode"),
-            ));
-        }
-        self.write_tx(|c| {
-            let mut chain = tree::resolve_existing(c, &p, true)?;
-            check_writable(c, &chain.path(), Touch::Node, &shown)?;
-            tree::unshare_all(c, &mut chain)?;
-            c.prepare_cached("UPDATE nodes SET mode = ?2 WHERE id = ?1")?
-                .execute(params![chain.id(), mode as i64])?;
-            Ok(())
-        })
+        self.audited(
+            "chmod",
+            path,
+            || Some(serde_json::json!({"mode": format!("{mode:o}")})),
+            || {
+                let p = WsPath::parse(path)?;
+                let shown = p.to_string();
+                if mode > 0o7777 {
+                    return Err(FsError::detail(
+                        Errno::EINVAL,
+                        shown,
+                        format!("mode {mode:o} is not a permission mode"),
+                    ));
+                }
+                self.write_tx(|c| {
+                    let mut chain = tree::resolve_existing(c, &p, true)?;
+                    check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                    tree::unshare_all(c, &mut chain)?;
+                    c.prepare_cached("UPDATE nodes SET mode = ?2 WHERE id = ?1")?
+                        .execute(params![chain.id(), mode as i64])?;
+                    Ok(())
+                })
+            },
+        )
     }
 
     /// Sets the modification time (following symlinks).
     pub fn set_mtime(&self, path: &str, mtime_ns: u64) -> Result<()> {
-        let p = WsPath::parse(path)?;
-        let shown = p.to_string();
-        self.write_tx(|c| {
-            let mut chain = tree::resolve_existing(c, &p, true)?;
-            check_writable(c, &chain.path(), Touch::Node, &shown)?;
-            tree::unshare_all(c, &mut chain)?;
-            tree::set_mtime(c, chain.id(), mtime_ns.min(i64::MAX as u64) as i64)
-        })
+        self.audited(
+            "set_mtime",
+            path,
+            || Some(serde_json::json!({"mtime_ns": mtime_ns})),
+            || {
+                let p = WsPath::parse(path)?;
+                let shown = p.to_string();
+                self.write_tx(|c| {
+                    let mut chain = tree::resolve_existing(c, &p, true)?;
+                    check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                    tree::unshare_all(c, &mut chain)?;
+                    tree::set_mtime(c, chain.id(), mtime_ns.min(i64::MAX as u64) as i64)
+                })
+            },
+        )
     }
 }

@@ -13,70 +13,72 @@ impl Workspace {
     /// directory at `to` as POSIX rename does. Directories move by changing
     /// one entry, whatever their size.
     pub fn rename(&self, from: &str, to: &str) -> Result<()> {
-        let src = WsPath::parse(from)?;
-        let dst = WsPath::parse(to)?;
-        let (src_shown, dst_shown) = (src.to_string(), dst.to_string());
-        if src.is_root() || dst.is_root() {
-            return Err(FsError::custom(
-                Errno::EPERM,
-                if src.is_root() {
-                    &src_shown
-                } else {
-                    &dst_shown
-                },
-                format!(
-                    "operation not permitted: cannot rename {src_shown} to {dst_shown}: / cannot be moved or replaced"
-                ),
-            ));
-        }
-        self.write_tx(|c| {
-            let src_chain = tree::resolve_existing(c, &src, false)?;
-            let src_canon = src_chain.path();
-            let (dst_parent, dst_name, dst_existing) = resolve_dest(c, &dst)?;
-            let dst_canon = dst_parent.path().join(&dst_name);
-            if src_canon == dst_canon {
-                return Ok(());
-            }
-            if dst_canon.starts_with(&src_canon) {
+        self.audited("rename", from, || Some(serde_json::json!({"to": to})), || {
+            let src = WsPath::parse(from)?;
+            let dst = WsPath::parse(to)?;
+            let (src_shown, dst_shown) = (src.to_string(), dst.to_string());
+            if src.is_root() || dst.is_root() {
                 return Err(FsError::custom(
-                    Errno::EINVAL,
-                    &dst_shown,
-                    format!("invalid argument: cannot move {src_shown} into itself ({dst_shown})"),
+                    Errno::EPERM,
+                    if src.is_root() {
+                        &src_shown
+                    } else {
+                        &dst_shown
+                    },
+                    format!(
+                        "operation not permitted: cannot rename {src_shown} to {dst_shown}: / cannot be moved or replaced"
+                    ),
                 ));
             }
-            let src_kind = src_chain.kind();
-            if let Some(existing) = &dst_existing {
-                check_replace(c, src_kind, existing, &dst_shown)?;
-            }
-            check_writable(c, &src_canon, Touch::Subtree, &src_shown)?;
-            let dst_touch = if dst_existing.is_some() {
-                Touch::Subtree
-            } else {
-                Touch::Node
-            };
-            check_writable(c, &dst_canon, dst_touch, &dst_shown)?;
+            self.write_tx(|c| {
+                let src_chain = tree::resolve_existing(c, &src, false)?;
+                let src_canon = src_chain.path();
+                let (dst_parent, dst_name, dst_existing) = resolve_dest(c, &dst)?;
+                let dst_canon = dst_parent.path().join(&dst_name);
+                if src_canon == dst_canon {
+                    return Ok(());
+                }
+                if dst_canon.starts_with(&src_canon) {
+                    return Err(FsError::custom(
+                        Errno::EINVAL,
+                        &dst_shown,
+                        format!("invalid argument: cannot move {src_shown} into itself ({dst_shown})"),
+                    ));
+                }
+                let src_kind = src_chain.kind();
+                if let Some(existing) = &dst_existing {
+                    check_replace(c, src_kind, existing, &dst_shown)?;
+                }
+                check_writable(c, &src_canon, Touch::Subtree, &src_shown)?;
+                let dst_touch = if dst_existing.is_some() {
+                    Touch::Subtree
+                } else {
+                    Touch::Node
+                };
+                check_writable(c, &dst_canon, dst_touch, &dst_shown)?;
 
-            // Make both parents private to their paths, then re-resolve:
-            // unsharing one may have cloned nodes on the other's path.
-            let mut s = src_chain;
-            let n = s.steps.len();
-            tree::unshare(c, &mut s, n - 1)?;
-            let (mut dp, _, _) = resolve_dest(c, &dst)?;
-            tree::unshare_all(c, &mut dp)?;
-            let s = tree::resolve_existing(c, &src, false)?;
-            let (dp, dst_name, dst_existing) = resolve_dest(c, &dst)?;
-            let moving = s.steps[s.steps.len() - 1].clone();
+                // Make both parents private to their paths, then re-resolve:
+                // unsharing one may have cloned nodes on the other's path.
+                let mut s = src_chain;
+                let n = s.steps.len();
+                tree::unshare(c, &mut s, n - 1)?;
+                let (mut dp, _, _) = resolve_dest(c, &dst)?;
+                tree::unshare_all(c, &mut dp)?;
+                let s = tree::resolve_existing(c, &src, false)?;
+                let (dp, dst_name, dst_existing) = resolve_dest(c, &dst)?;
+                let moving = s.steps[s.steps.len() - 1].clone();
 
-            if let Some(existing) = dst_existing {
-                tree::unlink(c, dp.id(), &dst_name, existing.id)?;
-            }
-            c.prepare_cached(
-                "UPDATE dentries SET dir = ?3, name = ?4 WHERE dir = ?1 AND name = ?2",
-            )?
-            .execute(params![moving.parent, moving.name, dp.id(), dst_name])?;
-            let now = now_ns();
-            tree::set_mtime(c, moving.parent, now)?;
-            tree::set_mtime(c, dp.id(), now)
+                if let Some(existing) = dst_existing {
+                    tree::unlink(c, dp.id(), &dst_name, existing.id)?;
+                }
+                c.prepare_cached(
+                    "UPDATE dentries SET dir = ?3, name = ?4 WHERE dir = ?1 AND name = ?2",
+                )?
+                .execute(params![moving.parent, moving.name, dp.id(), dst_name])?;
+                let now = now_ns();
+                tree::set_mtime(c, moving.parent, now)?;
+                tree::set_mtime(c, dp.id(), now)
+            })
         })
     }
 
@@ -85,63 +87,65 @@ impl Workspace {
     /// costs O(1) whatever the size; like `cp -a`, it keeps modes and mtimes.
     /// A symlink at `from` is followed; symlinks inside a tree are copied as links.
     pub fn copy(&self, from: &str, to: &str, recursive: bool) -> Result<()> {
-        let src = WsPath::parse(from)?;
-        let dst = WsPath::parse(to)?;
-        let (src_shown, dst_shown) = (src.to_string(), dst.to_string());
-        if dst.is_root() {
-            return Err(FsError::custom(
-                Errno::EEXIST,
-                "/",
-                format!("file exists: cannot copy {src_shown} over /"),
-            ));
-        }
-        self.write_tx(|c| {
-            let src_chain = tree::resolve_existing(c, &src, true)?;
-            let src_kind = src_chain.kind();
-            if src_kind == NodeKind::Directory && !recursive {
+        self.audited("copy", from, || Some(serde_json::json!({"to": to, "recursive": recursive})), || {
+            let src = WsPath::parse(from)?;
+            let dst = WsPath::parse(to)?;
+            let (src_shown, dst_shown) = (src.to_string(), dst.to_string());
+            if dst.is_root() {
                 return Err(FsError::custom(
-                    Errno::EISDIR,
-                    &src_shown,
-                    format!("is a directory: {src_shown} (use recursive to copy a directory)"),
+                    Errno::EEXIST,
+                    "/",
+                    format!("file exists: cannot copy {src_shown} over /"),
                 ));
             }
-            let src_canon = src_chain.path();
-            let (dst_parent, dst_name, dst_existing) = resolve_dest(c, &dst)?;
-            let dst_canon = dst_parent.path().join(&dst_name);
-            if dst_canon.starts_with(&src_canon) {
-                return Err(FsError::custom(
-                    Errno::EINVAL,
-                    &dst_shown,
-                    format!("invalid argument: cannot copy {src_shown} into itself ({dst_shown})"),
-                ));
-            }
-            if let Some(existing) = &dst_existing
-                && (src_kind != NodeKind::File || existing.kind == NodeKind::Directory)
-            {
-                let code = if existing.kind == NodeKind::Directory && src_kind == NodeKind::File {
-                    Errno::EISDIR
+            self.write_tx(|c| {
+                let src_chain = tree::resolve_existing(c, &src, true)?;
+                let src_kind = src_chain.kind();
+                if src_kind == NodeKind::Directory && !recursive {
+                    return Err(FsError::custom(
+                        Errno::EISDIR,
+                        &src_shown,
+                        format!("is a directory: {src_shown} (use recursive to copy a directory)"),
+                    ));
+                }
+                let src_canon = src_chain.path();
+                let (dst_parent, dst_name, dst_existing) = resolve_dest(c, &dst)?;
+                let dst_canon = dst_parent.path().join(&dst_name);
+                if dst_canon.starts_with(&src_canon) {
+                    return Err(FsError::custom(
+                        Errno::EINVAL,
+                        &dst_shown,
+                        format!("invalid argument: cannot copy {src_shown} into itself ({dst_shown})"),
+                    ));
+                }
+                if let Some(existing) = &dst_existing
+                    && (src_kind != NodeKind::File || existing.kind == NodeKind::Directory)
+                {
+                    let code = if existing.kind == NodeKind::Directory && src_kind == NodeKind::File {
+                        Errno::EISDIR
+                    } else {
+                        Errno::EEXIST
+                    };
+                    return Err(FsError::new(code, &dst_shown));
+                }
+                check_writable(c, &dst_canon, Touch::Node, &dst_shown)?;
+                let src_id = src_chain.id();
+                let (mut dp, _, _) = resolve_dest(c, &dst)?;
+                tree::unshare_all(c, &mut dp)?;
+                let (dp, dst_name, dst_existing) = resolve_dest(c, &dst)?;
+                // Take the new reference before dropping the old one, so
+                // copying a file over a path that shares it cannot free it.
+                if let Some(existing) = dst_existing {
+                    c.prepare_cached("UPDATE dentries SET child = ?3 WHERE dir = ?1 AND name = ?2")?
+                        .execute(params![dp.id(), dst_name, src_id])?;
+                    c.prepare_cached("UPDATE nodes SET refs = refs + 1 WHERE id = ?1")?
+                        .execute([src_id])?;
+                    tree::release(c, existing.id)?;
                 } else {
-                    Errno::EEXIST
-                };
-                return Err(FsError::new(code, &dst_shown));
-            }
-            check_writable(c, &dst_canon, Touch::Node, &dst_shown)?;
-            let src_id = src_chain.id();
-            let (mut dp, _, _) = resolve_dest(c, &dst)?;
-            tree::unshare_all(c, &mut dp)?;
-            let (dp, dst_name, dst_existing) = resolve_dest(c, &dst)?;
-            // Take the new reference before dropping the old one, so
-            // copying a file over a path that shares it cannot free it.
-            if let Some(existing) = dst_existing {
-                c.prepare_cached("UPDATE dentries SET child = ?3 WHERE dir = ?1 AND name = ?2")?
-                    .execute(params![dp.id(), dst_name, src_id])?;
-                c.prepare_cached("UPDATE nodes SET refs = refs + 1 WHERE id = ?1")?
-                    .execute([src_id])?;
-                tree::release(c, existing.id)?;
-            } else {
-                tree::link(c, dp.id(), &dst_name, src_id)?;
-            }
-            tree::set_mtime(c, dp.id(), now_ns())
+                    tree::link(c, dp.id(), &dst_name, src_id)?;
+                }
+                tree::set_mtime(c, dp.id(), now_ns())
+            })
         })
     }
 }
