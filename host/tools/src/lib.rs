@@ -1,0 +1,74 @@
+//! The agent tool layer: `read`, `write`, `edit`, `ls`, `find`, `grep`,
+//! `delete` and `exec` over a workspace, each with a JSON Schema and a
+//! description written for a model, behind one `call(name, args)` entry
+//! point that never fails: errors come back as `{"error": "..."}` saying
+//! what to do next. Every call is recorded in the workspace's `tool_calls`
+//! table, and the filesystem operations it makes are audited as actor `tool`.
+
+mod args;
+mod calls;
+mod definitions;
+mod format;
+mod locks;
+mod output;
+
+pub use definitions::ToolDef;
+pub use format::{Format, render};
+
+use std::sync::Arc;
+
+use computer_runtime::Runtime;
+use computer_store::Workspace;
+
+use crate::locks::PathLocks;
+
+/// Which tools are exposed and how `exec` runs.
+#[derive(Clone, Default)]
+pub struct ToolOptions {
+    /// Only `read`, `ls`, `find` and `grep`.
+    pub readonly: bool,
+    /// Backends `exec` may use, in order of preference; empty means every
+    /// backend the runtime has.
+    pub backends: Vec<String>,
+}
+
+/// A tool set over one workspace.
+pub struct Tools {
+    ws: Arc<Workspace>,
+    runtime: Option<Runtime>,
+    readonly: bool,
+    backends: Vec<String>,
+    locks: PathLocks,
+}
+
+impl Tools {
+    /// `runtime` is needed for `exec`; without one, `exec` is not offered.
+    pub fn new(ws: Arc<Workspace>, runtime: Option<Runtime>, options: ToolOptions) -> Self {
+        let available = runtime.as_ref().map(Runtime::backends).unwrap_or_default();
+        let backends = if options.backends.is_empty() {
+            available
+        } else {
+            options
+                .backends
+                .into_iter()
+                .filter(|b| available.contains(b))
+                .collect()
+        };
+        Tools {
+            ws,
+            runtime,
+            readonly: options.readonly,
+            backends,
+            locks: PathLocks::default(),
+        }
+    }
+
+    pub fn workspace(&self) -> &Arc<Workspace> {
+        &self.ws
+    }
+
+    /// The backends `exec` offers.
+    pub fn backends(&self) -> &[String] {
+        &self.backends
+    }
+}
