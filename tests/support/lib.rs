@@ -418,3 +418,63 @@ pub fn entry_strings(doc: &Value, list: &str, field: &str) -> Vec<String> {
 pub fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| (*s).to_owned()).collect()
 }
+
+// ---------------------------------------------------------------- exec
+
+/// Where the `computer` processes started by [`Ws::exec`] cache compiled
+/// guest components: under the target directory (`<target>/tmp`), so the
+/// tests neither write to `$HOME` nor compile a guest in every process.
+pub fn component_cache_dir() -> PathBuf {
+    let workspace = workspace_root();
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => workspace.join(dir),
+        None => workspace.join("target"),
+    };
+    target.join("tmp").join("component-cache")
+}
+
+/// The JS guest component as `scripts/build-guests.sh` builds it; panics
+/// with instructions if it has not been built.
+pub fn js_guest_wasm() -> PathBuf {
+    let path = workspace_root().join("guests/target/wasm32-wasip2/release/computer_guest_js.wasm");
+    assert!(
+        path.is_file(),
+        "{} does not exist: run scripts/build-guests.sh",
+        path.display()
+    );
+    path
+}
+
+impl Ws {
+    /// `computer --workspace <db> exec ARGS...`, not yet run, with the
+    /// component cache in [`component_cache_dir`].
+    pub fn exec_command(&self, args: &[&str]) -> Command {
+        let mut cmd = self.command(&["exec"]);
+        cmd.args(args)
+            .env("COMPUTER_CACHE_DIR", component_cache_dir());
+        cmd
+    }
+
+    /// Runs `computer --workspace <db> exec ARGS...` with `stdin`.
+    pub fn exec(&self, args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
+        run_command(&mut self.exec_command(args), stdin.as_ref())
+    }
+
+    /// Runs `exec ARGS... --json`: stderr must be empty and stdout exactly
+    /// one JSON document. Returns the process exit code and the document.
+    pub fn exec_json(&self, args: &[&str], stdin: impl AsRef<[u8]>) -> (i32, Value) {
+        let args = with_json(args);
+        let out = self.exec(&args, stdin);
+        let shown = [&["exec"][..], &args].concat();
+        assert!(
+            out.stderr.is_empty(),
+            "expected an empty stderr with --json\n{}",
+            describe(&shown, &out)
+        );
+        let code = out
+            .status
+            .code()
+            .unwrap_or_else(|| panic!("killed by a signal\n{}", describe(&shown, &out)));
+        (code, one_json(&out.stdout))
+    }
+}

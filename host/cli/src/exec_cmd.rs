@@ -148,7 +148,7 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
     if out.json {
         println!("{}", json!(result));
     }
-    Ok(result.exit_code.clamp(0, 255) as u8)
+    Ok(process_exit_code(result.exit_code))
 }
 
 pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: Out) -> CliResult {
@@ -207,5 +207,31 @@ pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: O
             });
             Ok(())
         }
+    }
+}
+
+/// The guest's exit code as a process exit code: 0..=255 as is, others
+/// wrapped as a shell does (-1 is 255), never 0 for a code that was not 0.
+fn process_exit_code(code: i32) -> u8 {
+    let wrapped = code.rem_euclid(256) as u8;
+    if code != 0 && wrapped == 0 {
+        1
+    } else {
+        wrapped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::process_exit_code;
+
+    #[test]
+    fn exit_codes_wrap_but_never_turn_into_success() {
+        assert_eq!(process_exit_code(0), 0);
+        assert_eq!(process_exit_code(7), 7);
+        assert_eq!(process_exit_code(255), 255);
+        assert_eq!(process_exit_code(-1), 255);
+        assert_eq!(process_exit_code(256), 1);
+        assert_eq!(process_exit_code(257), 1);
     }
 }

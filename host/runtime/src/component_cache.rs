@@ -38,7 +38,12 @@ fn key(engine: &Engine, bytes: &[u8]) -> String {
 }
 
 /// Loads `bytes` as a component, from the cache when possible.
-pub(crate) fn load(engine: &Engine, bytes: &[u8], dir: &Path) -> Result<Component, ExecError> {
+pub(crate) fn load(
+    engine: &Engine,
+    name: &str,
+    bytes: &[u8],
+    dir: &Path,
+) -> Result<Component, ExecError> {
     let path = dir.join(format!("{}.cwasm", key(engine, bytes)));
     if path.exists() {
         // SAFETY: the file was written by `Component::serialize` of this
@@ -54,8 +59,11 @@ pub(crate) fn load(engine: &Engine, bytes: &[u8], dir: &Path) -> Result<Componen
         }
     }
     let component = Component::new(engine, bytes).map_err(|e| ExecError::BadGuest {
-        name: "<component>".into(),
-        reason: format!("not a valid component: {e:#}"),
+        name: name.to_owned(),
+        reason: format!(
+            "not a valid WebAssembly component: {}",
+            crate::error::one_line(&e)
+        ),
     })?;
     if let Err(e) = store(&component, dir, &path) {
         // The cache is an optimization: run without it.

@@ -14,8 +14,13 @@ use crate::state::RunState;
 /// How often the epoch advances; timeouts and kills land within one tick.
 pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
-/// Headroom above the concurrent-run limit for pooled instances.
-const POOL_SLACK: u32 = 16;
+/// Pooled instance slots. The engine is shared by every runtime in the
+/// process, so the pool is sized for the most any runtime may ask for, not
+/// for the first runtime's settings.
+const POOL_INSTANCES: u32 = 1024;
+/// The largest linear memory a pooled slot holds (all of wasm32's 4 GiB);
+/// each run's own limit is enforced by its `ResourceLimiter`.
+const POOL_MAX_MEMORY: usize = 4 << 30;
 
 fn config(cfg: &RuntimeConfig, pooling: bool) -> Config {
     let mut c = Config::new();
@@ -25,14 +30,14 @@ fn config(cfg: &RuntimeConfig, pooling: bool) -> Config {
     // Copy-on-write images make instantiation a mapping, not a copy.
     c.memory_init_cow(true);
     if pooling {
-        let slots = cfg.max_concurrent_runs as u32 + POOL_SLACK;
+        let _ = cfg;
         let mut pool = PoolingAllocationConfig::default();
-        pool.total_component_instances(slots)
-            .total_core_instances(slots * 4)
-            .total_memories(slots * 2)
-            .total_tables(slots * 4)
+        pool.total_component_instances(POOL_INSTANCES)
+            .total_core_instances(POOL_INSTANCES * 4)
+            .total_memories(POOL_INSTANCES * 2)
+            .total_tables(POOL_INSTANCES * 4)
             .max_memories_per_component(4)
-            .max_memory_size(cfg.limits.memory_bytes.max(1 << 20));
+            .max_memory_size(POOL_MAX_MEMORY);
         c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     }
     c

@@ -36,3 +36,27 @@ impl ExecError {
         ExecError::Engine(e.to_string())
     }
 }
+
+/// A wasmtime error on one line: its messages joined, without backtraces or
+/// dumps of bytes.
+pub(crate) fn one_line(e: &wasmtime::Error) -> String {
+    let full = format!("{e:#}");
+    let mut parts: Vec<&str> = Vec::new();
+    for line in full.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("0x") || line.starts_with("at ") {
+            continue;
+        }
+        if line.contains("wasm backtrace")
+            || line.chars().next().is_some_and(|c| c.is_ascii_digit())
+        {
+            break;
+        }
+        parts.push(line);
+    }
+    if parts.is_empty() {
+        "unknown error".to_owned()
+    } else {
+        parts.join(" ")
+    }
+}

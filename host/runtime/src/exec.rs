@@ -21,7 +21,7 @@ use crate::error::ExecError;
 use crate::limits::{Limits, MemoryLimiter};
 use crate::output::{Channel, Sink};
 use crate::state::{RunState, Stop};
-use crate::{Guest, Inner, Runtime, run_id};
+use crate::{Guest, GuestSlot, Inner, Runtime, run_id};
 
 /// Exit code of a run stopped by its timeout (as `timeout(1)`).
 pub const EXIT_TIMEOUT: i32 = 124;
@@ -256,18 +256,34 @@ impl Runtime {
     }
 
     fn guest(&self, backend: &str) -> Result<Arc<Guest>, ExecError> {
-        let guests = self.inner.guests.read().unwrap_or_else(|p| p.into_inner());
-        guests
-            .get(backend)
-            .cloned()
-            .ok_or_else(|| ExecError::UnknownBackend {
-                name: backend.to_owned(),
-                available: {
+        let slot = {
+            let guests = self.inner.guests.read().unwrap_or_else(|p| p.into_inner());
+            match guests.get(backend) {
+                Some(slot) => slot.clone(),
+                None => {
                     let mut names: Vec<String> = guests.keys().cloned().collect();
                     names.sort();
-                    names
-                },
-            })
+                    return Err(ExecError::UnknownBackend {
+                        name: backend.to_owned(),
+                        available: names,
+                    });
+                }
+            }
+        };
+        match &*slot {
+            GuestSlot::Ready(g) => Ok(g.clone()),
+            GuestSlot::Lazy { bytes, loaded } => loaded
+                .get_or_init(|| {
+                    self.inner
+                        .load_guest(backend, bytes)
+                        .map_err(|e| e.to_string())
+                })
+                .clone()
+                .map_err(|reason| ExecError::BadGuest {
+                    name: backend.to_owned(),
+                    reason,
+                }),
+        }
     }
 
     fn claim_slot(&self, run_id: &str) -> Result<Arc<AtomicBool>, ExecError> {
@@ -333,7 +349,8 @@ impl Job {
         );
         let outcome = self.call_guest(&stdout, &stderr);
         if let Some(err) = &outcome.error {
-            stderr.push(format!("computer: {err}\n").as_bytes());
+            // Past the cap if need be: the reader must learn why the run stopped.
+            stderr.push_always(format!("computer: {err}\n").as_bytes());
         }
         let stdout = stdout.finish();
         let stderr = stderr.finish();
@@ -520,12 +537,10 @@ fn memory_message(limit: usize) -> String {
     format!("memory limit exceeded ({} MiB)", limit >> 20)
 }
 
-/// The first line of a trap plus its code, without the wasm backtrace.
+/// What trapped, in one line: the trap's own description when there is one.
 fn trap_summary(e: &wasmtime::Error) -> String {
-    let full = format!("{e:#}");
-    let first = full.lines().next().unwrap_or("unknown error").to_owned();
     match e.downcast_ref::<wasmtime::Trap>() {
-        Some(t) => format!("{first} ({t})"),
-        None => first,
+        Some(t) => t.to_string(),
+        None => crate::error::one_line(e),
     }
 }

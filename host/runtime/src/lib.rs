@@ -65,15 +65,47 @@ pub(crate) struct Guest {
     pub pre: RunnerPre<RunState>,
 }
 
+/// A backend: a guest compiled at registration, or a built-in one that is
+/// loaded on first use so a process that never runs it never pays for it.
+pub(crate) enum GuestSlot {
+    Ready(Arc<Guest>),
+    Lazy {
+        bytes: &'static [u8],
+        loaded: std::sync::OnceLock<Result<Arc<Guest>, String>>,
+    },
+}
+
 pub(crate) struct Inner {
     pub engine: Engine,
     pub linker: Linker<RunState>,
-    pub guests: RwLock<HashMap<String, Arc<Guest>>>,
+    pub guests: RwLock<HashMap<String, Arc<GuestSlot>>>,
     pub modules: Arc<ModuleRegistry>,
     pub active: AtomicUsize,
     pub running: Mutex<HashMap<String, Arc<AtomicBool>>>,
     pub config: RuntimeConfig,
     pub cache_dir: PathBuf,
+}
+
+impl Inner {
+    /// Compiles (or loads from the cache) and pre-instantiates a guest.
+    pub(crate) fn load_guest(&self, name: &str, component: &[u8]) -> Result<Arc<Guest>, ExecError> {
+        let component = component_cache::load(&self.engine, name, component, &self.cache_dir)?;
+        let pre = self
+            .linker
+            .instantiate_pre(&component)
+            .map_err(|e| ExecError::BadGuest {
+                name: name.to_owned(),
+                reason: error::one_line(&e),
+            })?;
+        let pre = RunnerPre::new(pre).map_err(|e| ExecError::BadGuest {
+            name: name.to_owned(),
+            reason: format!(
+                "it does not implement the runner world: {}",
+                error::one_line(&e)
+            ),
+        })?;
+        Ok(Arc::new(Guest { pre }))
+    }
 }
 
 /// The process-wide execution runtime. Cheap to clone.
@@ -110,7 +142,17 @@ impl Runtime {
     pub fn with_builtin_guests(config: RuntimeConfig) -> Result<Self, ExecError> {
         let rt = Runtime::new(config)?;
         for (name, bytes) in builtin_guests() {
-            rt.register_guest(name, bytes)?;
+            rt.inner
+                .guests
+                .write()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(
+                    name.to_owned(),
+                    Arc::new(GuestSlot::Lazy {
+                        bytes,
+                        loaded: std::sync::OnceLock::new(),
+                    }),
+                );
         }
         Ok(rt)
     }
@@ -120,25 +162,12 @@ impl Runtime {
     /// pre-instantiated; later runs only instantiate it.
     pub fn register_guest(&self, name: &str, component: &[u8]) -> Result<(), ExecError> {
         validate_backend_name(name)?;
-        let component =
-            component_cache::load(&self.inner.engine, component, &self.inner.cache_dir)?;
-        let pre =
-            self.inner
-                .linker
-                .instantiate_pre(&component)
-                .map_err(|e| ExecError::BadGuest {
-                    name: name.to_owned(),
-                    reason: format!("{e:#}"),
-                })?;
-        let pre = RunnerPre::new(pre).map_err(|e| ExecError::BadGuest {
-            name: name.to_owned(),
-            reason: format!("it does not implement the runner world: {e:#}"),
-        })?;
+        let guest = self.inner.load_guest(name, component)?;
         self.inner
             .guests
             .write()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(name.to_owned(), Arc::new(Guest { pre }));
+            .insert(name.to_owned(), Arc::new(GuestSlot::Ready(guest)));
         Ok(())
     }
 

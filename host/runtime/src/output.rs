@@ -68,6 +68,17 @@ impl Sink {
         st.dropped += (bytes.len() - take) as u64;
     }
 
+    /// Keeps and streams `bytes` even past the cap (for the host's own
+    /// explanation of how the run ended, which must never be dropped).
+    pub fn push_always(&self, bytes: &[u8]) {
+        let mut st = self.lock();
+        st.kept.extend_from_slice(bytes);
+        let _ = self.events.send(match self.channel {
+            Channel::Stdout => Event::Stdout(bytes.to_vec()),
+            Channel::Stderr => Event::Stderr(bytes.to_vec()),
+        });
+    }
+
     /// Everything kept, plus the truncation marker if anything was dropped.
     pub fn finish(&self) -> Vec<u8> {
         let mut st = self.lock();
