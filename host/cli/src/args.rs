@@ -67,6 +67,34 @@ pub enum Command {
         #[command(flatten)]
         page: PageArgs,
     },
+    /// Print the agent tools' definitions (name, description, JSON Schema) as one JSON document
+    Tools {
+        /// Shape of the definitions: openai, anthropic or mcp
+        #[arg(long, default_value = "openai", value_parser = parse_format)]
+        format: computer_tools::Format,
+        #[command(flatten)]
+        tools: ToolSetArgs,
+    },
+    /// Serve the agent tools over MCP on stdin/stdout (logs go to stderr)
+    Mcp {
+        #[command(flatten)]
+        tools: ToolSetArgs,
+    },
+}
+
+fn parse_format(s: &str) -> Result<computer_tools::Format, String> {
+    s.parse()
+}
+
+/// Which agent tools are offered.
+#[derive(Args, Debug, Clone)]
+pub struct ToolSetArgs {
+    /// Only the tools that never change the workspace: read, ls, find, grep
+    #[arg(long)]
+    pub readonly: bool,
+    /// Backends exec may use, in order of preference [default: every built-in one]
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    pub backends: Vec<String>,
 }
 
 #[derive(Args, Debug)]

@@ -5,7 +5,9 @@ mod audit_cmd;
 mod error;
 mod exec_cmd;
 mod fs_cmd;
+mod mcp_cmd;
 mod output;
+mod tools_cmd;
 mod transfer_cmd;
 
 use std::path::PathBuf;
@@ -26,7 +28,10 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     computer_store::set_actor("cli");
-    let out = Out { json: cli.json };
+    // stdout belongs to the protocol under `mcp`: its errors go to stderr.
+    let out = Out {
+        json: cli.json && !matches!(cli.command, Command::Mcp { .. }),
+    };
     match run(cli, out) {
         Ok(code) => code,
         Err(e) => {
@@ -43,6 +48,10 @@ fn workspace_path(cli: &Cli) -> PathBuf {
 }
 
 fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
+    if let Command::Tools { format, tools } = &cli.command {
+        tools_cmd::print(*format, tools)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let path = workspace_path(&cli);
     let ws = Workspace::open(&path)?;
     match cli.command {
@@ -86,6 +95,8 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
             tools,
             page,
         } => audit_cmd::audit(&ws, run, path, since, tools, page, out)?,
+        Command::Mcp { tools } => mcp_cmd::serve(ws, tools)?,
+        Command::Tools { .. } => unreachable!("handled above"),
     }
     Ok(ExitCode::SUCCESS)
 }

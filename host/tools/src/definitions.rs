@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::Tools;
+use crate::{ToolOptions, Tools, choose_backends};
 
 /// One tool as a model sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -38,63 +38,76 @@ fn def(
 
 const PATH: &str = "Absolute path in the workspace, like /src/main.rs";
 
+/// The definitions a tool set with `options` would expose if its runtime
+/// had the backends `available`, without building one (compiling guests can
+/// take seconds): for printing them, as `computer tools` does.
+pub fn definitions_for(options: ToolOptions, available: Vec<String>) -> Vec<ToolDef> {
+    let backends = choose_backends(options.backends, available);
+    definitions_of(options.readonly, &backends)
+}
+
 impl Tools {
     /// The tools this set exposes, in a stable order.
     pub fn definitions(&self) -> Vec<ToolDef> {
-        let mut defs = vec![
-            def(
-                "read",
-                "Read a text file from the workspace, paged by lines. Returns `content` (the lines), `totalLines`, and `nextOffset` when more lines remain: call again with `offset: nextOffset`. Binary files return their kind and size instead of bytes. At most 256 KiB per call.",
-                true,
-                json!({
-                    "path": {"type": "string", "description": PATH},
-                    "offset": {"type": "integer", "minimum": 1, "description": "First line to read, 1-based (default 1)"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Number of lines (default 2000)"},
-                }),
-                &["path"],
-            ),
-            def(
-                "ls",
-                "List a directory: entries with name, kind (file, directory, symlink), size and mtime, sorted by name. Returns `nextOffset` when more entries remain.",
-                true,
-                json!({
-                    "path": {"type": "string", "description": PATH},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Entries per page (default 200, at most 1000)"},
-                    "offset": {"type": "integer", "minimum": 0, "description": "Entries to skip (default 0)"},
-                }),
-                &["path"],
-            ),
-            def(
-                "find",
-                "Find paths by glob under a directory (default /). `*` and `?` match within one path component, `**` across components, plus `[abc]` and `{a,b}`. Example: `**/*.rs`. Results are sorted; `nextOffset` when more remain.",
-                true,
-                json!({
-                    "path": {"type": "string", "description": "Directory to search (default /)"},
-                    "pattern": {"type": "string", "description": "Glob relative to path, e.g. src/**/*.ts"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 5000, "description": "Results per page (default 500)"},
-                    "offset": {"type": "integer", "minimum": 0},
-                }),
-                &["pattern"],
-            ),
-            def(
-                "grep",
-                "Search file contents under a path (default /). Literal text by default; set `regex: true` for a regular expression. Returns matches with path, 1-based line number and the line, plus context lines if asked. Binary files are skipped. `nextOffset` when more matches remain.",
-                true,
-                json!({
-                    "path": {"type": "string", "description": "File or directory to search (default /)"},
-                    "query": {"type": "string", "description": "Text (or regex) to find"},
-                    "regex": {"type": "boolean", "description": "Treat query as a regular expression (default false)"},
-                    "ignoreCase": {"type": "boolean", "description": "Case-insensitive (default false)"},
-                    "include": {"type": "string", "description": "Only files whose name matches this glob, e.g. *.rs"},
-                    "context": {"type": "integer", "minimum": 0, "maximum": 20, "description": "Lines of context before and after"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 2000, "description": "Matches per page (default 200)"},
-                    "offset": {"type": "integer", "minimum": 0},
-                }),
-                &["query"],
-            ),
-        ];
-        if !self.readonly {
-            defs.push(def(
+        definitions_of(self.readonly, &self.backends)
+    }
+}
+
+fn definitions_of(readonly: bool, backends: &[String]) -> Vec<ToolDef> {
+    let mut defs = vec![
+        def(
+            "read",
+            "Read a text file from the workspace, paged by lines. Returns `content` (the lines), `totalLines`, and `nextOffset` when more lines remain: call again with `offset: nextOffset`. Binary files return their kind and size instead of bytes. At most 256 KiB per call.",
+            true,
+            json!({
+                "path": {"type": "string", "description": PATH},
+                "offset": {"type": "integer", "minimum": 1, "description": "First line to read, 1-based (default 1)"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Number of lines (default 2000)"},
+            }),
+            &["path"],
+        ),
+        def(
+            "ls",
+            "List a directory: entries with name, kind (file, directory, symlink), size and mtime, sorted by name. Returns `nextOffset` when more entries remain.",
+            true,
+            json!({
+                "path": {"type": "string", "description": PATH},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Entries per page (default 200, at most 1000)"},
+                "offset": {"type": "integer", "minimum": 0, "description": "Entries to skip (default 0)"},
+            }),
+            &["path"],
+        ),
+        def(
+            "find",
+            "Find paths by glob under a directory (default /). `*` and `?` match within one path component, `**` across components, plus `[abc]` and `{a,b}`. Example: `**/*.rs`. Results are sorted; `nextOffset` when more remain.",
+            true,
+            json!({
+                "path": {"type": "string", "description": "Directory to search (default /)"},
+                "pattern": {"type": "string", "description": "Glob relative to path, e.g. src/**/*.ts"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 5000, "description": "Results per page (default 500)"},
+                "offset": {"type": "integer", "minimum": 0},
+            }),
+            &["pattern"],
+        ),
+        def(
+            "grep",
+            "Search file contents under a path (default /). Literal text by default; set `regex: true` for a regular expression. Returns matches with path, 1-based line number and the line, plus context lines if asked. Binary files are skipped. `nextOffset` when more matches remain.",
+            true,
+            json!({
+                "path": {"type": "string", "description": "File or directory to search (default /)"},
+                "query": {"type": "string", "description": "Text (or regex) to find"},
+                "regex": {"type": "boolean", "description": "Treat query as a regular expression (default false)"},
+                "ignoreCase": {"type": "boolean", "description": "Case-insensitive (default false)"},
+                "include": {"type": "string", "description": "Only files whose name matches this glob, e.g. *.rs"},
+                "context": {"type": "integer", "minimum": 0, "maximum": 20, "description": "Lines of context before and after"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 2000, "description": "Matches per page (default 200)"},
+                "offset": {"type": "integer", "minimum": 0},
+            }),
+            &["query"],
+        ),
+    ];
+    if !readonly {
+        defs.push(def(
                 "write",
                 "Create or overwrite a text file. Missing parent directories are created and an existing file keeps its mode. At most 2 MiB. Prefer `edit` for changing part of an existing file.",
                 false,
@@ -104,7 +117,7 @@ impl Tools {
                 }),
                 &["path", "content"],
             ));
-            defs.push(def(
+        defs.push(def(
                 "edit",
                 "Change a file by replacing exact text. Each `oldText` must appear exactly once in the file (add surrounding lines to make it unique) and edits must not overlap; all edits apply together or none do. Whitespace and quote style differences are tolerated as a fallback. Line endings, BOM and mode are kept. Returns a unified diff. Give either `edits` or a single `oldText`/`newText`.",
                 false,
@@ -128,7 +141,7 @@ impl Tools {
                 }),
                 &["path"],
             ));
-            defs.push(def(
+        defs.push(def(
                 "delete",
                 "Delete a file, a symlink, or (with `recursive: true`) a directory and everything in it. Deleting a path that does not exist succeeds.",
                 false,
@@ -138,54 +151,51 @@ impl Tools {
                 }),
                 &["path"],
             ));
-            if !self.backends.is_empty() {
-                defs.push(self.exec_def());
-            }
+        if !backends.is_empty() {
+            defs.push(exec_def(backends));
         }
-        defs
     }
+    defs
+}
 
-    fn exec_def(&self) -> ToolDef {
-        let mut guide = String::new();
-        for b in &self.backends {
-            let line = match b.as_str() {
-                "shell" => {
-                    "- `shell`: bash (built-in commands: grep, sed, awk, find, jq, sort, ...). Use it for file manipulation and text pipelines."
-                }
-                "js" => {
-                    "- `js`: JavaScript (ES module, QuickJS) with node:fs, node:path, process, Buffer. `export default (input) => value` returns a JSON value."
-                }
-                "container" => {
-                    "- `container`: /bin/sh in a Linux container with the workspace at /workspace. Use it for real binaries (python3, npm, cargo); slower to start."
-                }
-                "auto" => {
-                    "- `auto`: shell, falling back to the container when a command is not found."
-                }
-                other => {
-                    guide.push_str(&format!("- `{other}`: a custom runner.\n"));
-                    continue;
-                }
-            };
-            guide.push_str(line);
-            guide.push('\n');
-        }
-        let description = format!(
-            "Run code against the workspace and return its exit code, stdout, stderr and value. Backends:\n{guide}The default is `{}`. If a command fails with \"command not found\" (exit 127), retry it on another backend. stdout and stderr are capped at 64 KiB each.",
-            self.backends[0]
-        );
-        def(
-            "exec",
-            &description,
-            false,
-            json!({
-                "command": {"type": "string", "description": "The script or program source"},
-                "backend": {"type": "string", "enum": self.backends, "description": "Where to run it"},
-                "cwd": {"type": "string", "description": "Working directory (default /)"},
-                "env": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Environment variables"},
-                "input": {"description": "JSON input (js: the argument of the default export)"},
-                "timeoutMs": {"type": "integer", "minimum": 1, "maximum": 3600000, "description": "Time limit in ms (default 60000)"},
-            }),
-            &["command"],
-        )
+fn exec_def(backends: &[String]) -> ToolDef {
+    let mut guide = String::new();
+    for b in backends {
+        let line = match b.as_str() {
+            "shell" => {
+                "- `shell`: bash (built-in commands: grep, sed, awk, find, jq, sort, ...). Use it for file manipulation and text pipelines."
+            }
+            "js" => {
+                "- `js`: JavaScript (ES module, QuickJS) with node:fs, node:path, process, Buffer. `export default (input) => value` returns a JSON value."
+            }
+            "container" => {
+                "- `container`: /bin/sh in a Linux container with the workspace at /workspace. Use it for real binaries (python3, npm, cargo); slower to start."
+            }
+            "auto" => "- `auto`: shell, falling back to the container when a command is not found.",
+            other => {
+                guide.push_str(&format!("- `{other}`: a custom runner.\n"));
+                continue;
+            }
+        };
+        guide.push_str(line);
+        guide.push('\n');
     }
+    let description = format!(
+        "Run code against the workspace and return its exit code, stdout, stderr and value. Backends:\n{guide}The default is `{}`. If a command fails with \"command not found\" (exit 127), retry it on another backend. stdout and stderr are capped at 64 KiB each.",
+        backends[0]
+    );
+    def(
+        "exec",
+        &description,
+        false,
+        json!({
+            "command": {"type": "string", "description": "The script or program source"},
+            "backend": {"type": "string", "enum": backends, "description": "Where to run it"},
+            "cwd": {"type": "string", "description": "Working directory (default /)"},
+            "env": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Environment variables"},
+            "input": {"description": "JSON input (js: the argument of the default export)"},
+            "timeoutMs": {"type": "integer", "minimum": 1, "maximum": 3600000, "description": "Time limit in ms (default 60000)"},
+        }),
+        &["command"],
+    )
 }

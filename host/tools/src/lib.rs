@@ -12,7 +12,7 @@ mod format;
 mod locks;
 mod output;
 
-pub use definitions::ToolDef;
+pub use definitions::{ToolDef, definitions_for};
 pub use format::{Format, render};
 
 use std::sync::Arc;
@@ -45,15 +45,7 @@ impl Tools {
     /// `runtime` is needed for `exec`; without one, `exec` is not offered.
     pub fn new(ws: Arc<Workspace>, runtime: Option<Runtime>, options: ToolOptions) -> Self {
         let available = runtime.as_ref().map(Runtime::backends).unwrap_or_default();
-        let backends = if options.backends.is_empty() {
-            available
-        } else {
-            options
-                .backends
-                .into_iter()
-                .filter(|b| available.contains(b))
-                .collect()
-        };
+        let backends = choose_backends(options.backends, available);
         Tools {
             ws,
             runtime,
@@ -70,5 +62,18 @@ impl Tools {
     /// The backends `exec` offers.
     pub fn backends(&self) -> &[String] {
         &self.backends
+    }
+}
+
+/// The backends `exec` offers: those of `wanted` that are `available`, in
+/// `wanted`'s order, or every available one when `wanted` is empty.
+pub(crate) fn choose_backends(wanted: Vec<String>, available: Vec<String>) -> Vec<String> {
+    if wanted.is_empty() {
+        available
+    } else {
+        wanted
+            .into_iter()
+            .filter(|b| available.contains(b))
+            .collect()
     }
 }

@@ -1,0 +1,374 @@
+//! `computer mcp`: the agent tools served over MCP on stdin/stdout.
+//!
+//! - `tools/list` is `render(.., Format::Mcp)`: name, description,
+//!   inputSchema and annotations, exactly as `computer tools --format mcp`
+//!   prints them.
+//! - `tools/call` runs `Tools::call` on a blocking thread (it is
+//!   synchronous, and `exec` can take seconds). A tool error is an ordinary
+//!   result with `isError: true` and the `{"error": "..."}` JSON as its text,
+//!   so the model reads what to do next; success carries the JSON both as
+//!   text and as `structuredContent`.
+//! - Resources show what the computer has been doing: `computer://runs`
+//!   lists recent runs and `computer://runs/{id}` is one run with its output.
+//!
+//! stdout carries protocol messages only; logs go to stderr. Bad input never
+//! ends the server: rmcp ignores unparsable lines and answers malformed
+//! requests with a JSON-RPC error, and nothing here panics on arguments.
+
+use std::sync::Arc;
+
+use computer_store::{Page, RunRecord, Workspace};
+use computer_tools::{Format, ToolDef, Tools, render};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+use tokio::sync::OnceCell;
+
+use crate::args::ToolSetArgs;
+use crate::error::{CliError, CliResult};
+use crate::tools_cmd;
+
+/// How many runs `computer://runs` and `resources/list` show.
+const RUNS_LISTED: u64 = 50;
+/// Largest stdout or stderr a run resource shows.
+const RUN_OUTPUT_CAP: usize = 64 * 1024;
+
+const INSTRUCTIONS: &str = "A computer for agents: a durable workspace filesystem (paths are \
+absolute, like /src/main.rs) with tools to read, write, edit, list, find, grep and delete \
+files, and exec to run code against it. Tool errors come back as {\"error\": \"...\"} saying \
+what to do next. Recent runs are readable as resources (computer://runs).";
+
+/// The resources this server knows.
+///
+/// Pending approvals (the approvals feature) belong here once they exist:
+/// add `Approvals` (`computer://approvals`, the list of what is waiting) and
+/// `Approval(id)` (`computer://approvals/{id}`), list them first in
+/// `list_resources` and as a template in `list_resource_templates`, and read
+/// them in `read_resource` the way runs are read. The parsing, listing and
+/// blocking-thread plumbing below then serves them unchanged.
+#[derive(Debug, PartialEq)]
+enum ResourceUri {
+    /// `computer://runs`: the most recent runs, newest first.
+    Runs,
+    /// `computer://runs/{id}`: one run with its source and output.
+    Run(String),
+}
+
+const RUNS_URI: &str = "computer://runs";
+
+impl ResourceUri {
+    fn parse(uri: &str) -> Option<ResourceUri> {
+        let rest = uri.strip_prefix(RUNS_URI)?;
+        if rest.is_empty() || rest == "/" {
+            return Some(ResourceUri::Runs);
+        }
+        let id = rest.strip_prefix('/')?;
+        (!id.is_empty() && !id.contains('/')).then(|| ResourceUri::Run(id.to_owned()))
+    }
+}
+
+/// The tool set, built on a blocking thread as the server starts, so that no
+/// request waits on the runtime's set-up. (The guests themselves compile on
+/// their first `exec`, which can take many seconds with a cold cache.)
+struct State {
+    ws: Arc<Workspace>,
+    args: ToolSetArgs,
+    tools: OnceCell<Arc<Tools>>,
+}
+
+#[derive(Clone)]
+struct ComputerServer {
+    state: Arc<State>,
+}
+
+fn internal(e: impl std::fmt::Display) -> ErrorData {
+    ErrorData::internal_error(e.to_string(), None)
+}
+
+fn cap(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    if text.len() <= RUN_OUTPUT_CAP {
+        return text.into_owned();
+    }
+    let mut end = RUN_OUTPUT_CAP;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}\n[truncated, {} more bytes]",
+        &text[..end],
+        text.len() - end
+    )
+}
+
+fn run_summary(r: &RunRecord) -> String {
+    let code = r.exit_code.map_or("-".to_owned(), |c| c.to_string());
+    format!("{} run, {}, exit code {code}", r.backend, r.status)
+}
+
+impl ComputerServer {
+    fn new(ws: Arc<Workspace>, args: ToolSetArgs) -> Self {
+        ComputerServer {
+            state: Arc::new(State {
+                ws,
+                args,
+                tools: OnceCell::new(),
+            }),
+        }
+    }
+
+    /// The tool set, building it on first use. Without a runtime (it failed
+    /// to start) the set has no `exec`, and the reason is logged.
+    async fn tools(&self) -> Arc<Tools> {
+        let state = self.state.clone();
+        self.state
+            .tools
+            .get_or_init(|| async move {
+                let build_state = state.clone();
+                let built = tokio::task::spawn_blocking(move || {
+                    let runtime = match tools_cmd::runtime_for(&build_state.args) {
+                        Ok(rt) => rt,
+                        Err(e) => {
+                            tracing::error!(
+                                "exec is unavailable: cannot start the runtime: {}",
+                                e.message
+                            );
+                            None
+                        }
+                    };
+                    tools_cmd::tool_set(build_state.ws.clone(), runtime, &build_state.args)
+                })
+                .await;
+                let tools = built.unwrap_or_else(|e| {
+                    tracing::error!("exec is unavailable: starting the runtime panicked: {e}");
+                    tools_cmd::tool_set(state.ws.clone(), None, &state.args)
+                });
+                Arc::new(tools)
+            })
+            .await
+            .clone()
+    }
+
+    /// Runs a workspace query on a blocking thread.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Workspace) -> Result<T, ErrorData> + Send + 'static,
+    ) -> Result<T, ErrorData> {
+        let ws = self.state.ws.clone();
+        tokio::task::spawn_blocking(move || f(&ws))
+            .await
+            .map_err(internal)?
+    }
+}
+
+fn tool_list(defs: &[ToolDef]) -> Result<Vec<Tool>, ErrorData> {
+    let rendered = render(defs, Format::Mcp);
+    serde_json::from_value(rendered).map_err(internal)
+}
+
+fn json_contents(uri: &str, doc: &Value) -> ReadResourceResult {
+    let text = serde_json::to_string_pretty(doc).unwrap_or_else(|_| doc.to_string());
+    ReadResourceResult::new(vec![
+        ResourceContents::text(text, uri).with_mime_type("application/json"),
+    ])
+}
+
+impl ServerHandler for ComputerServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_resources()
+                .enable_tools()
+                .build(),
+        )
+        .with_server_info(
+            Implementation::new("computer", env!("CARGO_PKG_VERSION"))
+                .with_title("computer: a workspace and runtime for agents"),
+        )
+        .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        // While the tool set is still being built (the first start compiles
+        // the guests, which can take many seconds), list what it will offer
+        // rather than keep the client waiting.
+        let defs = match self.state.tools.get() {
+            Some(tools) => tools.definitions(),
+            None => tools_cmd::definitions(&self.state.args),
+        };
+        Ok(ListToolsResult::with_all_items(tool_list(&defs)?))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let tools = self.tools().await;
+        let name = request.name.into_owned();
+        let args = request.arguments.map_or(Value::Null, Value::Object);
+        let shown = name.clone();
+        let value = tokio::task::spawn_blocking(move || tools.call(&name, args))
+            .await
+            .unwrap_or_else(|e| {
+                tracing::error!("tool {shown} panicked: {e}");
+                json!({"error": format!("internal error: the {shown} tool failed unexpectedly; the workspace is unchanged if it was a read, otherwise check it and retry")})
+            });
+        let result = if Tools::is_error(&value) {
+            CallToolResult::error(vec![ContentBlock::text(value.to_string())])
+        } else {
+            CallToolResult::structured(value)
+        };
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let runs = self
+            .blocking(|ws| ws.runs(Page::new(0, Some(RUNS_LISTED))).map_err(internal))
+            .await?;
+        let mut resources = vec![
+            Resource::new(RUNS_URI, "runs")
+                .with_title("Recent runs")
+                .with_description(format!(
+                    "The {RUNS_LISTED} most recent exec runs, newest first: id, backend, status, exit code, times"
+                ))
+                .with_mime_type("application/json"),
+        ];
+        resources.extend(runs.iter().map(|r| {
+            Resource::new(format!("{RUNS_URI}/{}", r.id), format!("run {}", r.id))
+                .with_description(run_summary(r))
+                .with_mime_type("application/json")
+        }));
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new(format!("{RUNS_URI}/{{id}}"), "run")
+                .with_title("One run")
+                .with_description(
+                    "One exec run: source, options, status, exit code, value, stdout and stderr",
+                )
+                .with_mime_type("application/json"),
+        ]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri;
+        let Some(which) = ResourceUri::parse(&uri) else {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {uri:?}: try {RUNS_URI} or {RUNS_URI}/{{id}}"),
+                None,
+            ));
+        };
+        let doc = match which {
+            ResourceUri::Runs => {
+                let runs = self
+                    .blocking(|ws| ws.runs(Page::new(0, Some(RUNS_LISTED))).map_err(internal))
+                    .await?;
+                json!({"runs": runs})
+            }
+            ResourceUri::Run(id) => {
+                let shown = id.clone();
+                let record = self
+                    .blocking(move |ws| ws.run_record(&id).map_err(internal))
+                    .await?;
+                let Some(r) = record else {
+                    return Err(ErrorData::resource_not_found(
+                        format!("no run with id {shown:?}; {RUNS_URI} lists the runs"),
+                        None,
+                    ));
+                };
+                let mut doc = json!(r);
+                doc["stdout"] = json!(cap(&r.stdout));
+                doc["stderr"] = json!(cap(&r.stderr));
+                doc
+            }
+        };
+        Ok(json_contents(&uri, &doc).into())
+    }
+}
+
+/// Serves until the client closes stdin.
+pub fn serve(ws: Workspace, args: ToolSetArgs) -> CliResult {
+    tools_cmd::check_backends(&args)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let server = ComputerServer::new(Arc::new(ws), args);
+        // Start building the tool set now, while the client initializes.
+        let warm = server.clone();
+        tokio::spawn(async move {
+            warm.tools().await;
+        });
+        let service = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| CliError {
+                code: "EPROTO".into(),
+                message: format!("MCP session did not start: {e}"),
+            })?;
+        service.waiting().await.map_err(|e| CliError {
+            code: "EIO".into(),
+            message: format!("MCP session failed: {e}"),
+        })?;
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_resource_uris() {
+        assert_eq!(
+            ResourceUri::parse("computer://runs"),
+            Some(ResourceUri::Runs)
+        );
+        assert_eq!(
+            ResourceUri::parse("computer://runs/"),
+            Some(ResourceUri::Runs)
+        );
+        assert_eq!(
+            ResourceUri::parse("computer://runs/abc-1"),
+            Some(ResourceUri::Run("abc-1".into()))
+        );
+        assert_eq!(ResourceUri::parse("computer://runs/a/b"), None);
+        assert_eq!(ResourceUri::parse("computer://runsx"), None);
+        assert_eq!(ResourceUri::parse("file:///etc/passwd"), None);
+    }
+
+    #[test]
+    fn caps_output_on_a_char_boundary() {
+        let big = "é".repeat(RUN_OUTPUT_CAP);
+        let out = cap(big.as_bytes());
+        assert!(out.ends_with(&format!(
+            "[truncated, {} more bytes]",
+            big.len() - RUN_OUTPUT_CAP
+        )));
+    }
+}

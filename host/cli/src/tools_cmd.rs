@@ -1,0 +1,84 @@
+//! `computer tools`: the agent tools' definitions; and the tool set that
+//! `computer mcp` serves.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use computer_runtime::{Runtime, RuntimeConfig, builtin_guests};
+use computer_store::Workspace;
+use computer_tools::{Format, ToolDef, ToolOptions, Tools, definitions_for, render};
+
+use crate::args::ToolSetArgs;
+use crate::error::{CliError, CliResult};
+
+/// Checks `--backends` against the guests built into this binary.
+pub fn check_backends(args: &ToolSetArgs) -> CliResult {
+    let builtin: Vec<&str> = builtin_guests().iter().map(|(name, _)| *name).collect();
+    for b in &args.backends {
+        if !builtin.contains(&b.as_str()) {
+            let known = if builtin.is_empty() {
+                "none are built into this binary (run scripts/build-guests.sh)".to_owned()
+            } else {
+                format!("built-in backends: {}", builtin.join(", "))
+            };
+            return Err(CliError::invalid(format!(
+                "unknown backend {b:?} in --backends; {known}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The runtime `exec` uses: `Runtime::with_builtin_guests`, whose guests
+/// load on first use (compiling one can take many seconds the first time;
+/// later processes load it from the component cache). `Tools` offers only
+/// the ones `--backends` names. `None` for a read-only tool set, which has
+/// no `exec`.
+pub fn runtime_for(args: &ToolSetArgs) -> CliResult<Option<Runtime>> {
+    if args.readonly {
+        return Ok(None);
+    }
+    Ok(Some(
+        Runtime::with_builtin_guests(RuntimeConfig::default())?,
+    ))
+}
+
+/// The tool set over `ws` that `args` asks for.
+pub fn tool_set(ws: Arc<Workspace>, runtime: Option<Runtime>, args: &ToolSetArgs) -> Tools {
+    Tools::new(
+        ws,
+        runtime,
+        ToolOptions {
+            readonly: args.readonly,
+            backends: args.backends.clone(),
+        },
+    )
+}
+
+/// The definitions of the tool set `args` asks for, without building it:
+/// the built-in guests' names are all `exec` needs, so no guest is compiled.
+pub fn definitions(args: &ToolSetArgs) -> Vec<ToolDef> {
+    let builtin = builtin_guests()
+        .into_iter()
+        .map(|(name, _)| name.to_owned())
+        .collect();
+    definitions_for(
+        ToolOptions {
+            readonly: args.readonly,
+            backends: args.backends.clone(),
+        },
+        builtin,
+    )
+}
+
+/// `computer tools`: one JSON document on stdout. Needs no workspace.
+pub fn print(format: Format, args: &ToolSetArgs) -> CliResult {
+    check_backends(args)?;
+    let doc = render(&definitions(args), format);
+    let text = serde_json::to_string_pretty(&doc).map_err(|e| CliError::invalid(e.to_string()))?;
+    // A reader that stops early (`| head`) is not an error.
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
