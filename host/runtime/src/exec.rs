@@ -226,6 +226,20 @@ impl Runtime {
             options: &options_json,
         })?;
 
+        workspace.audit_event(
+            "exec",
+            &options.backend,
+            Some(serde_json::json!({
+                "run_id": run_id,
+                "cwd": cwd,
+                "args": options.args,
+                "env": computer_store::redact_env(&options.env),
+                "source": computer_store::summarize_text(source),
+            })),
+            "ok",
+            None,
+            Duration::ZERO,
+        );
         let (tx, rx) = mpsc::channel();
         let job = Job {
             inner: self.inner.clone(),

@@ -194,10 +194,23 @@ impl modules::Host for RunState {
                 ))));
             }
         };
-        Ok(self
-            .modules
-            .call(&module, &function, args)
-            .map(|v| v.to_string())
-            .map_err(to_wit))
+        let started = std::time::Instant::now();
+        let audit_args = serde_json::json!({"args": computer_store::summarize_text(&args_json)});
+        let result = self.modules.call(&module, &function, args);
+        let (outcome, error) = match &result {
+            Ok(_) => ("ok", None),
+            Err(ModuleCallError::Rejected(m)) => ("denied", Some(m.clone())),
+            Err(e) => ("error", Some(e.to_string())),
+        };
+        let target = format!("ws:{}.{function}", module.trim_start_matches("ws:"));
+        self.workspace.audit_event(
+            "module_call",
+            &target,
+            Some(audit_args),
+            outcome,
+            error.as_deref(),
+            started.elapsed(),
+        );
+        Ok(result.map(|v| v.to_string()).map_err(to_wit))
     }
 }

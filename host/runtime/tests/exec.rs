@@ -1679,3 +1679,70 @@ fn a_host_module_keeps_object_key_order() {
         describe(&r)
     );
 }
+
+struct Greeter;
+
+impl computer_runtime::HostModule for Greeter {
+    fn functions(&self) -> Vec<computer_runtime::FunctionInfo> {
+        vec![computer_runtime::FunctionInfo {
+            name: "greet".into(),
+            params: vec![],
+            result: Some("string".into()),
+            docs: String::new(),
+        }]
+    }
+
+    fn call(
+        &self,
+        _function: &str,
+        args: serde_json::Value,
+    ) -> Result<serde_json::Value, computer_runtime::ModuleCallError> {
+        Ok(serde_json::json!(format!(
+            "hello {}",
+            args[0].as_str().unwrap_or("?")
+        )))
+    }
+}
+
+#[test]
+fn module_calls_and_execs_are_audited_with_secrets_redacted() {
+    let rt = runtime();
+    rt.modules()
+        .register("ws:greeter", Arc::new(Greeter))
+        .unwrap();
+    let ws = workspace();
+    let mut options = js();
+    options.env.insert("GITHUB_TOKEN".into(), "s3cret".into());
+    options.env.insert("COLOR".into(), "blue".into());
+    let r = exec(
+        &rt,
+        &ws,
+        "import { greet } from 'ws:greeter'; console.log(greet('ann'))",
+        options,
+    );
+    assert_eq!(s(&r.stdout), "hello ann\n", "{}", describe(&r));
+    let log = ws
+        .audit_log(&computer_store::AuditQuery::default())
+        .unwrap();
+    let call = log
+        .iter()
+        .find(|e| e.operation == "module_call")
+        .expect("module call audited");
+    assert_eq!(call.target, "ws:greeter.greet");
+    assert_eq!(call.outcome, "ok");
+    assert!(
+        call.actor.starts_with(&format!("run:{}/", r.run_id)),
+        "{}",
+        call.actor
+    );
+    let exec_row = log
+        .iter()
+        .find(|e| e.operation == "exec")
+        .expect("exec audited");
+    let args = exec_row.args.as_deref().unwrap();
+    assert!(
+        args.contains("[redacted]") && !args.contains("s3cret"),
+        "{args}"
+    );
+    assert!(args.contains("blue"), "{args}");
+}

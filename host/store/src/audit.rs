@@ -63,6 +63,36 @@ pub fn summarize_bytes(data: &[u8]) -> Value {
     serde_json::json!({"size": data.len(), "sha256": hex})
 }
 
+/// Environment variables for the audit log: values of keys that look like
+/// secrets (token, secret, password, key, auth, credential) are redacted.
+pub fn redact_env<'a>(env: impl IntoIterator<Item = (&'a String, &'a String)>) -> Value {
+    const SECRET_WORDS: &[&str] = &[
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "KEY",
+        "AUTH",
+        "CREDENTIAL",
+        "COOKIE",
+        "SESSION",
+    ];
+    let map: serde_json::Map<String, Value> = env
+        .into_iter()
+        .map(|(k, v)| {
+            let upper = k.to_ascii_uppercase();
+            let secret = SECRET_WORDS.iter().any(|w| upper.contains(w));
+            let shown = if secret {
+                "[redacted]".to_owned()
+            } else {
+                v.clone()
+            };
+            (k.clone(), Value::String(shown))
+        })
+        .collect();
+    Value::Object(map)
+}
+
 /// A string argument, summarized the same way when large.
 pub fn summarize_text(text: &str) -> Value {
     summarize_bytes(text.as_bytes())
@@ -252,6 +282,33 @@ impl Workspace {
         if full && let Err(e) = self.flush_audit() {
             tracing::warn!("cannot write the audit log: {e}");
         }
+    }
+
+    /// Records an operation that happened outside the store (a module
+    /// call, an exec) in the audit log, attributed to this thread's actor.
+    /// `outcome` is `ok`, `denied`, or an error code.
+    pub fn audit_event(
+        &self,
+        operation: &'static str,
+        target: &str,
+        args: Option<Value>,
+        outcome: &str,
+        error: Option<&str>,
+        duration: std::time::Duration,
+    ) {
+        if !self.config.audit {
+            return;
+        }
+        self.buffer(Row {
+            time_ns: now_ns() - duration.as_nanos().min(i64::MAX as u128) as i64,
+            actor: actor(),
+            operation,
+            target: target.to_owned(),
+            args: args.map(|v| v.to_string()),
+            outcome: outcome.to_owned(),
+            error: error.map(str::to_owned),
+            duration_ns: duration.as_nanos().min(i64::MAX as u128) as i64,
+        });
     }
 
     /// Writes buffered audit rows now.

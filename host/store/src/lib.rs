@@ -26,8 +26,8 @@ mod types;
 mod workspace;
 
 pub use audit::{
-    AuditQuery, AuditRecord, ToolCall, ToolCallRecord, set_actor, summarize_bytes, summarize_text,
-    with_actor,
+    AuditQuery, AuditRecord, ToolCall, ToolCallRecord, redact_env, set_actor, summarize_bytes,
+    summarize_text, with_actor,
 };
 pub use content::CHUNK_SIZE;
 pub use db::Durability;
