@@ -6,7 +6,8 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Output, Stdio};
 
 use computer_tests::{
-    Value, Ws, describe, js_guest_wasm, json, one_json, parse_error_json, parse_error_line, text,
+    Value, Ws, describe, js_guest_wasm, json, one_json, parse_error_json, parse_error_line,
+    run_command, text,
 };
 
 /// The exit code, stdout and stderr of a plain `exec`.
@@ -695,4 +696,20 @@ fn json_output_is_not_mixed_with_the_guests_output() {
     let doc = one_json(&out.stdout);
     assert_eq!(doc["stdout"], "{\"fake\": 1}\n");
     assert_eq!(doc["stderr"], "e\n");
+}
+
+#[test]
+fn the_default_backend_is_the_shell() {
+    let ws = Ws::new();
+    let mut cmd = ws.command(&["exec", "ls -la / && echo hi > /x && cat /x"]);
+    cmd.env("COMPUTER_CACHE_DIR", computer_tests::component_cache_dir());
+    let out = run_command(&mut cmd, b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.ends_with("hi\n"), "{stdout}");
+    assert_eq!(ws.cat("/x"), "hi\n");
 }

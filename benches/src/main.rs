@@ -7,6 +7,7 @@
 mod exec_bench;
 mod fs_bench;
 mod report;
+mod shell_bench;
 
 use std::path::PathBuf;
 
@@ -33,6 +34,8 @@ enum Suite {
     Fs,
     /// JS exec: cold start, throughput, compute, against node and native QuickJS
     Exec,
+    /// Shell: cold `echo hi`, an agent script against real bash and just-bash
+    Shell,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -48,6 +51,7 @@ fn main() -> anyhow::Result<()> {
     let rows = match args.suite {
         Suite::Fs => fs_bench::run(&base, args.quick)?,
         Suite::Exec => exec_bench::run(&base, args.quick)?,
+        Suite::Shell => shell_bench::run(&base, args.quick)?,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);

@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 
 pub use serde_json::{Value, json};
 
+pub mod corpus;
+
 /// The `computer` binary under test.
 ///
 /// Cargo only sets `CARGO_BIN_EXE_<name>` for binaries of the package being
@@ -450,6 +452,11 @@ impl Ws {
     /// component cache in [`component_cache_dir`].
     pub fn exec_command(&self, args: &[&str]) -> Command {
         let mut cmd = self.command(&["exec"]);
+        // These tests are about JS unless they pick a backend; the CLI's
+        // default is the shell.
+        if !args.contains(&"--backend") {
+            cmd.args(["--backend", "js"]);
+        }
         cmd.args(args)
             .env("COMPUTER_CACHE_DIR", component_cache_dir());
         cmd

@@ -99,8 +99,8 @@ pub struct ToolSetArgs {
 
 #[derive(Args, Debug)]
 pub struct ExecArgs {
-    /// Backend: js, or a guest registered with --guest
-    #[arg(long, default_value = "js")]
+    /// Backend: shell (bash), js, or a guest registered with --guest
+    #[arg(long, default_value = "shell")]
     pub backend: String,
     /// Working directory in the workspace [default: /]
     #[arg(long)]

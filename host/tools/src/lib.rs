@@ -67,8 +67,10 @@ impl Tools {
 
 /// The backends `exec` offers: those of `wanted` that are `available`, in
 /// `wanted`'s order, or every available one when `wanted` is empty.
-pub(crate) fn choose_backends(wanted: Vec<String>, available: Vec<String>) -> Vec<String> {
+pub(crate) fn choose_backends(wanted: Vec<String>, mut available: Vec<String>) -> Vec<String> {
     if wanted.is_empty() {
+        // Agents think in shell: offer it first when it exists.
+        available.sort_by_key(|b| (b != "shell", b.clone()));
         available
     } else {
         wanted

@@ -1,0 +1,61 @@
+//! Which of bashkit's commands the shell offers.
+//!
+//! Everything bashkit implements stays on, except commands that cannot do their job in
+//! a guest with no network and no special files. Those are removed, so a script that
+//! uses them gets bash's `command not found` and exit 127: the signal for the `auto`
+//! backend to run the script in a container instead. Commands bashkit does not have
+//! at all (`python`, `node`, `git`, `gcc`, ...) end the same way.
+//!
+//! A few commands are the guest's own, where bashkit's fall short (see `replacements`).
+
+use std::sync::Arc;
+
+use crate::aliases;
+use crate::cat::Cat;
+use crate::ls::Ls;
+use crate::realpath::Realpath;
+use crate::wc::Wc;
+use crate::workspace_fs::WorkspaceFs;
+
+/// bashkit commands that are turned off, and why.
+pub const DISABLED: &[(&str, &str)] = &[
+    ("curl", "no network in the guest"),
+    ("wget", "no network in the guest"),
+    ("http", "no network in the guest"),
+    (
+        "openssl",
+        "bashkit only has `openssl rand`; anything else must reach a real openssl",
+    ),
+    ("mkfifo", "the workspace has no named pipes"),
+];
+
+/// Commands the guest adds or replaces (see `ls`, `realpath`, `aliases`).
+pub fn replacements(fs: &Arc<WorkspaceFs>) -> Vec<(&'static str, Box<dyn bashkit::Builtin>)> {
+    vec![
+        ("ls", Box::new(Ls { fs: fs.clone() })),
+        ("realpath", Box::new(Realpath)),
+        ("zcat", Box::new(aliases::ZCAT)),
+    ]
+}
+
+/// Streaming commands the guest replaces (see `cat`, `wc`): they read their input
+/// piece by piece instead of whole.
+pub fn streaming(fs: &Arc<WorkspaceFs>) -> (Cat, Wc) {
+    (Cat { fs: fs.clone() }, Wc { fs: fs.clone() })
+}
+
+/// Whether bashkit's built-in command `name` is offered.
+pub fn keep(name: &str) -> bool {
+    !DISABLED.iter().any(|(disabled, _)| *disabled == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filter() {
+        assert!(keep("grep"));
+        assert!(!keep("curl"));
+    }
+}

@@ -1,0 +1,37 @@
+//! The shell runner guest: bash (bashkit) as a `computer:workspace/runner` component.
+//! `run` executes a bash script against the workspace; see README.md for the behaviour,
+//! the commands, the limits and what differs from GNU bash.
+
+// The generated WIT bindings have functions with many parameters (e.g. `fs.grep`).
+#![allow(clippy::too_many_arguments)]
+
+wit_bindgen::generate!({
+    path: "../../wit",
+    world: "computer:workspace/runner@0.1.0",
+    generate_all,
+});
+
+mod aliases;
+mod appends;
+mod cat;
+mod commands;
+mod devices;
+mod fs_errors;
+mod limits;
+mod ls;
+mod output;
+mod realpath;
+mod run;
+mod streaming;
+mod wc;
+mod workspace_fs;
+
+struct Runner;
+
+impl Guest for Runner {
+    fn run(request: RunRequest) -> RunOutcome {
+        run::run(request)
+    }
+}
+
+export!(Runner);

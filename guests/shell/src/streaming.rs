@@ -1,0 +1,106 @@
+//! Reading command operands piece by piece, for the guest's streaming commands
+//! (`cat`, `wc`): a workspace file is read through `fs.read` in ranges, stdin chunk by
+//! chunk, so memory stays flat whatever the size of the input.
+
+use std::path::Path;
+
+use bashkit::CommandInput;
+
+use crate::computer::workspace::fs::{self, ErrorCode, NodeKind};
+use crate::devices::Device;
+use crate::workspace_fs::WorkspaceFs;
+
+/// Bytes read from a file per host call.
+pub const RANGE_BYTES: u64 = 1 << 20;
+
+/// Where an operand's bytes come from.
+pub enum Source {
+    Stdin,
+    File(String),
+    Device(Device),
+}
+
+/// Why an operand cannot be read, as the `strerror` text tools print.
+pub struct OpenError(pub ErrorCode);
+
+impl Source {
+    /// The operand `-` is stdin; anything else a path relative to `cwd`. Held-back
+    /// appends are written first, so the script reads what it wrote.
+    pub fn open(operand: &str, cwd: &Path, fs: &WorkspaceFs) -> Result<Source, OpenError> {
+        if operand == "-" {
+            return Ok(Source::Stdin);
+        }
+        let path = bashkit::normalize_path(&bashkit::vfs_join(cwd, operand))
+            .to_string_lossy()
+            .into_owned();
+        if let Some(device) = Device::at(&path) {
+            return Ok(Source::Device(device));
+        }
+        fs.appends().flush();
+        match fs::stat(&path) {
+            Ok(stat) if stat.kind == NodeKind::Directory => Err(OpenError(ErrorCode::Eisdir)),
+            Ok(_) => Ok(Source::File(path)),
+            Err(e) => Err(OpenError(e.code)),
+        }
+    }
+
+    /// The size of a regular file, for `wc`'s column width.
+    pub fn regular_size(&self) -> Option<u64> {
+        match self {
+            Source::File(path) => fs::stat(path).ok().map(|s| s.size),
+            _ => None,
+        }
+    }
+}
+
+/// Reads one source piece by piece.
+pub struct Reader<'a> {
+    source: &'a Source,
+    stdin: &'a CommandInput,
+    offset: u64,
+    done: bool,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(source: &'a Source, stdin: &'a CommandInput) -> Reader<'a> {
+        Reader {
+            source,
+            stdin,
+            offset: 0,
+            done: false,
+        }
+    }
+
+    /// The next piece; `Ok(None)` at the end.
+    pub async fn next(&mut self) -> Result<Option<Vec<u8>>, ReadError> {
+        if self.done {
+            return Ok(None);
+        }
+        match self.source {
+            Source::Stdin => {
+                let chunk = self.stdin.read_chunk().await.map_err(ReadError::Shell)?;
+                self.done = chunk.is_none();
+                Ok(chunk)
+            }
+            Source::Device(device) => {
+                self.done = true;
+                Ok(Some(device.read()))
+            }
+            Source::File(path) => {
+                let bytes = fs::read(path, Some(self.offset), Some(RANGE_BYTES))
+                    .map_err(|e| ReadError::Fs(e.code))?;
+                self.offset += bytes.len() as u64;
+                // A short range is the end; so is an empty one.
+                self.done = (bytes.len() as u64) < RANGE_BYTES;
+                Ok((!bytes.is_empty()).then_some(bytes))
+            }
+        }
+    }
+}
+
+pub enum ReadError {
+    /// A workspace error while reading.
+    Fs(ErrorCode),
+    /// A shell error (cancellation, budget) that must end the command.
+    Shell(bashkit::Error),
+}

@@ -1,0 +1,10 @@
+# ${x/a/b} ${x//a/b} ${x/#a/b} ${x/%a/b}
+s="foo bar foo baz foo"
+echo "${s/foo/qux}"
+echo "${s//foo/qux}"
+echo "${s/#foo/START}"
+echo "${s/%foo/END}"
+echo "${s// /_}"
+echo "${s//o}"
+p="a/b/c"
+echo "${p//\//::}"

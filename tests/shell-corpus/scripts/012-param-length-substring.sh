@@ -1,0 +1,10 @@
+# ${#x} and ${x:offset:length}
+s="inventory service"
+echo "${#s}"
+echo "${s:0:9}"
+echo "${s:10}"
+echo "${s: -7}"
+echo "${s:(-7):3}"
+echo "${s:3:-8}"
+empty=""
+echo "[${#empty}]"

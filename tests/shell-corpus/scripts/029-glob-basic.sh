@@ -1,0 +1,5 @@
+# *, ? and [...] globs, sorted.
+echo docs/*.md
+echo data/*.??v
+echo crate/src/[ce]*.rs
+echo data/[!a-m]*

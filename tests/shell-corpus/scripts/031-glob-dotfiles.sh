@@ -1,0 +1,5 @@
+# * skips dotfiles unless dotglob is set.
+echo *
+echo .[!.]*
+shopt -s dotglob
+echo *

@@ -1,0 +1,4 @@
+# declare -g inside functions.
+setup() { declare -g CONFIG=ready; local tmp=hidden; }
+setup
+echo "CONFIG=$CONFIG tmp=[${tmp:-}]"

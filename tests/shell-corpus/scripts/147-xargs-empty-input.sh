@@ -1,0 +1,4 @@
+# xargs with no input.
+printf '' | xargs echo "ran with:"
+printf '' | xargs -r echo "never"
+echo "done"

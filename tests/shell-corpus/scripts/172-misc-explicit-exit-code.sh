@@ -1,0 +1,3 @@
+# exit N.
+echo "exiting with 5"
+exit 5

@@ -1,0 +1,5 @@
+# Commands that read stdin see EOF.
+cat
+wc -l
+head -n 1
+echo "all read nothing"

@@ -1,0 +1,4 @@
+# Split on newlines only.
+IFS=$'\n'
+for f in $(ls notes); do echo "[$f]"; done
+unset IFS

@@ -1,0 +1,2 @@
+# Count matches per file.
+grep -c 'fn ' crate/src/*.rs crate/src/*/*.rs

@@ -1,0 +1,2 @@
+# Skip directories.
+grep -rl 'inventory' . --exclude-dir=data --exclude-dir=web | sort

@@ -1,0 +1,4 @@
+# -F treats the pattern literally.
+grep -F '$(' scripts/*.sh
+grep -F '[x]' notes/todo.txt
+grep -c '[x]' notes/todo.txt

@@ -1,0 +1,3 @@
+# Recursive grep sees dotfiles.
+grep -rn 'APP_PORT' . | sort
+grep -rl 'indent' . | sort

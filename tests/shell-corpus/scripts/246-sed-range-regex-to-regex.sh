@@ -1,0 +1,2 @@
+# Print a markdown section.
+sed -n '/^## Concurrency/,/^## /{/^## Future/!p}' docs/design/architecture.md

@@ -1,0 +1,2 @@
+# find -name, sorted.
+find . -name '*.rs' | sort

@@ -1,0 +1,3 @@
+# -exec ... + batches files.
+find web -name '*.js' -exec grep -l 'preact' {} + | sort
+find crate -name '*.rs' -exec cat {} + | wc -l

@@ -1,0 +1,3 @@
+# Hidden files.
+find . -name '.*' -type f | sort
+find . -maxdepth 1 -name '.*' ! -name '.' | wc -l
