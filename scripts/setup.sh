@@ -15,7 +15,8 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 
-APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc)
+# jq, file, bsdextrautils, diffutils: the tools the shell corpus runs under real bash.
+APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc jq file bsdextrautils diffutils)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
