@@ -12,8 +12,10 @@ use std::sync::Arc;
 
 use crate::aliases;
 use crate::cat::Cat;
+use crate::chmod::Chmod;
 use crate::ls::Ls;
 use crate::realpath::Realpath;
+use crate::stat::Stat;
 use crate::wc::Wc;
 use crate::workspace_fs::WorkspaceFs;
 
@@ -29,19 +31,23 @@ pub const DISABLED: &[(&str, &str)] = &[
     ("mkfifo", "the workspace has no named pipes"),
 ];
 
-/// Commands the guest adds or replaces (see `ls`, `realpath`, `aliases`).
+/// Commands the guest adds or replaces (see `ls`, `wc`, `chmod`, `stat`, `realpath`,
+/// `aliases`).
 pub fn replacements(fs: &Arc<WorkspaceFs>) -> Vec<(&'static str, Box<dyn bashkit::Builtin>)> {
     vec![
         ("ls", Box::new(Ls { fs: fs.clone() })),
+        ("wc", Box::new(Wc { fs: fs.clone() })),
+        ("chmod", Box::new(Chmod { fs: fs.clone() })),
+        ("stat", Box::new(Stat { fs: fs.clone() })),
         ("realpath", Box::new(Realpath)),
         ("zcat", Box::new(aliases::ZCAT)),
     ]
 }
 
-/// Streaming commands the guest replaces (see `cat`, `wc`): they read their input
-/// piece by piece instead of whole.
-pub fn streaming(fs: &Arc<WorkspaceFs>) -> (Cat, Wc) {
-    (Cat { fs: fs.clone() }, Wc { fs: fs.clone() })
+/// The streaming command the guest replaces (see `cat`): it reads its input piece by
+/// piece and writes as it goes.
+pub fn streaming_cat(fs: &Arc<WorkspaceFs>) -> Cat {
+    Cat { fs: fs.clone() }
 }
 
 /// Whether bashkit's built-in command `name` is offered.

@@ -1,20 +1,29 @@
-//! The few device files scripts expect (`/dev/null`, `/dev/zero`, `/dev/random`,
-//! `/dev/urandom`), answered by the guest since the workspace has no devices.
+//! The paths the guest answers itself, because a Linux machine has them and a bare
+//! workspace may not:
 //!
-//! Redirections to `/dev/null` and `/dev/std*` never reach the filesystem (bashkit
-//! handles them); these cover commands that open the paths themselves
-//! (`cat /dev/null`, `head -c 16 /dev/urandom`, `cp /dev/null f`). Reads of the endless
-//! devices are bounded, as in bashkit's own filesystem: a command reads whole files,
-//! so an endless one would never return.
+//! - `/dev/null`, `/dev/zero`, `/dev/random`, `/dev/urandom`. Redirections to
+//!   `/dev/null` and `/dev/std*` never reach the filesystem (bashkit handles them);
+//!   these cover commands that open the paths themselves (`cat /dev/null`,
+//!   `head -c 16 /dev/urandom`, `cp /dev/null f`). Reads of the endless devices are
+//!   bounded, as in bashkit's own filesystem: commands read whole files, so an endless
+//!   one would never return.
+//! - `/dev` and `/tmp` as directories when the workspace has none. `/tmp` is created
+//!   for real by the first write below it (see `workspace_fs::with_tmp`).
+//!
+//! Every lookup the guest makes (its `FileSystem` and its own commands) goes through
+//! `stat` and `readdir` here, so they all agree.
 
-use std::time::UNIX_EPOCH;
-
-use bashkit::{DirEntry, FileType, Metadata};
+use crate::computer::workspace::fs::{self, FsError, NodeKind, NodeStat};
+use crate::fs_errors;
 
 /// Bytes one read of `/dev/zero` returns.
 const ZERO_READ_BYTES: usize = 1 << 20;
 /// Bytes one read of `/dev/random` or `/dev/urandom` returns.
 const RANDOM_READ_BYTES: usize = 8192;
+
+pub const TMP: &str = "/tmp";
+pub const TMP_MODE: u32 = 0o1777;
+const DEV: &str = "/dev";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Device {
@@ -57,37 +66,66 @@ impl Device {
         }
     }
 
-    pub fn metadata(self) -> Metadata {
-        Metadata {
-            file_type: FileType::File,
-            size: 0,
+    fn stat(self) -> NodeStat {
+        NodeStat {
+            name: self.name().to_string(),
+            kind: NodeKind::File,
             mode: 0o666,
-            modified: UNIX_EPOCH,
-            created: UNIX_EPOCH,
+            size: 0,
+            mtime_ns: 0,
+            ino: 0,
         }
     }
 }
 
-/// Whether `path` is `/dev` itself, whose listing shows the devices.
-pub fn is_dev_dir(path: &str) -> bool {
-    path == "/dev"
-}
-
-/// `/dev` as a directory, when the workspace has none.
-pub fn dev_dir_metadata() -> Metadata {
-    Metadata {
-        file_type: FileType::Directory,
+/// A made-up directory, dated now (it is as new as the run).
+fn dir_stat(name: &str, mode: u32) -> NodeStat {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+        .unwrap_or(0);
+    NodeStat {
+        name: name.to_string(),
+        kind: NodeKind::Directory,
+        mode,
         size: 0,
-        mode: 0o755,
-        modified: UNIX_EPOCH,
-        created: UNIX_EPOCH,
+        mtime_ns: now,
+        ino: 0,
     }
 }
 
-/// The devices as directory entries, to merge into a listing of `/dev`.
-pub fn entries() -> impl Iterator<Item = DirEntry> {
-    ALL.iter().map(|d| DirEntry {
-        name: d.name().to_string(),
-        metadata: d.metadata(),
-    })
+/// `stat` (`follow`) or `lstat` of an absolute, normalized path.
+pub fn stat(path: &str, follow: bool) -> Result<NodeStat, FsError> {
+    if let Some(device) = Device::at(path) {
+        return Ok(device.stat());
+    }
+    let found = if follow {
+        fs::stat(path)
+    } else {
+        fs::lstat(path)
+    };
+    match found {
+        Err(e) if fs_errors::is_not_found(&e) && path == TMP => Ok(dir_stat("tmp", TMP_MODE)),
+        Err(e) if fs_errors::is_not_found(&e) && path == DEV => Ok(dir_stat("dev", 0o755)),
+        other => other,
+    }
+}
+
+/// The entries of a directory, sorted by name.
+pub fn readdir(path: &str) -> Result<Vec<NodeStat>, FsError> {
+    let mut entries = match fs::readdir(path, 0, None) {
+        Err(e) if fs_errors::is_not_found(&e) && (path == TMP || path == DEV) => Vec::new(),
+        other => other?,
+    };
+    if path == DEV {
+        entries.retain(|e| Device::at(&format!("{DEV}/{}", e.name)).is_none());
+        entries.extend(ALL.iter().map(|d| d.stat()));
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    Ok(entries)
+}
+
+/// Whether the path is one the guest makes up.
+pub fn is_virtual(path: &str) -> bool {
+    Device::at(path).is_some() || path == TMP || path == DEV
 }

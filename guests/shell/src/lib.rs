@@ -13,15 +13,19 @@ wit_bindgen::generate!({
 
 mod aliases;
 mod appends;
+mod calendar;
 mod cat;
+mod chmod;
 mod commands;
 mod devices;
 mod fs_errors;
 mod limits;
 mod ls;
+mod modes;
 mod output;
 mod realpath;
 mod run;
+mod stat;
 mod streaming;
 mod wc;
 mod workspace_fs;

@@ -47,59 +47,14 @@ pub fn run(request: RunRequest) -> RunOutcome {
             return outcome(EXIT_USAGE);
         }
     };
-    let given_home = env.contains_key("HOME");
-    let given_user = env.get("USER").cloned();
     let mut argv = request.argv.into_iter();
     let arg0 = argv.next().unwrap_or_else(|| DEFAULT_ARG0.into());
-    let positional: Vec<String> = argv.collect();
-    let cwd = bashkit::normalize_path(std::path::Path::new(&request.cwd));
-
-    let fs = Arc::new(WorkspaceFs::new());
-    let mut builder = Bash::builder()
-        .fs(fs.clone())
-        .cwd(cwd)
-        .username(USERNAME)
-        .hostname(HOSTNAME)
-        .limits(limits.execution())
-        .memory_limits(Limits::memory())
-        .session_limits(Limits::session())
-        // The workspace is the whole filesystem: no synthetic /etc, /proc or /usr/bin.
-        .rootfs(false)
-        .builtin_filter(commands::keep);
-    for (key, value) in env {
-        builder = builder.env(key, value);
-    }
-    for (name, builtin) in commands::replacements(&fs) {
-        builder = builder.builtin(name, builtin);
-    }
-    let (cat, wc) = commands::streaming(&fs);
-    builder = builder.command("cat", cat).command("wc", wc);
-    let mut bash = builder.build();
-    // bashkit sets and exports `USER` for the virtual identity, over a given one, and
-    // defaults `HOME` to a directory the workspace lacks; bash exports neither unless
-    // it was given them.
-    let mut state = bash.shell_state();
-    if !given_home {
-        state.variables.insert("HOME".into(), DEFAULT_HOME.into());
-    }
-    match given_user {
-        Some(user) => {
-            state.env.insert("USER".into(), user.clone());
-            state.variables.insert("USER".into(), user);
-        }
-        None => {
-            state.env.remove("USER");
-        }
-    }
-    bash.restore_shell_state(&state);
-
     let options = ExecOptions::new()
         .arg0(arg0)
-        .positional(positional)
+        .positional(argv.collect::<Vec<String>>())
         .stdin(read_stdin());
-    let breached = Arc::new(AtomicBool::new(false));
-    let out = Meter::new(Stream::Stdout, limits.max_output_bytes, breached.clone());
-    let err = Meter::new(Stream::Stderr, limits.max_output_bytes, breached.clone());
+    let fs = Arc::new(WorkspaceFs::new());
+    let mut bash = build_shell(&fs, env, &limits, &request.cwd);
 
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_time()
@@ -111,6 +66,9 @@ pub fn run(request: RunRequest) -> RunOutcome {
             return outcome(1);
         }
     };
+    let breached = Arc::new(AtomicBool::new(false));
+    let out = Meter::new(Stream::Stdout, limits.max_output_bytes, breached.clone());
+    let err = Meter::new(Stream::Stderr, limits.max_output_bytes, breached.clone());
     let result = runtime.block_on(async {
         let execution = bash
             .execute(&request.source)
@@ -140,6 +98,54 @@ pub fn run(request: RunRequest) -> RunOutcome {
     std::mem::forget(bash);
     std::mem::forget(runtime);
     outcome(code)
+}
+
+/// A `Bash` over the workspace, with the run's environment, limits and commands.
+fn build_shell(
+    fs: &Arc<WorkspaceFs>,
+    env: HashMap<String, String>,
+    limits: &Limits,
+    cwd: &str,
+) -> Bash {
+    let given_home = env.contains_key("HOME");
+    let given_user = env.get("USER").cloned();
+    let mut builder = Bash::builder()
+        .fs(fs.clone())
+        .cwd(bashkit::normalize_path(std::path::Path::new(cwd)))
+        .username(USERNAME)
+        .hostname(HOSTNAME)
+        .limits(limits.execution())
+        .memory_limits(Limits::memory())
+        .session_limits(Limits::session())
+        // The workspace is the whole filesystem: no synthetic /etc, /proc or /usr/bin.
+        .rootfs(false)
+        .builtin_filter(commands::keep);
+    for (key, value) in env {
+        builder = builder.env(key, value);
+    }
+    for (name, builtin) in commands::replacements(fs) {
+        builder = builder.builtin(name, builtin);
+    }
+    builder = builder.command("cat", commands::streaming_cat(fs));
+    let mut bash = builder.build();
+    // bashkit sets and exports `USER` for the virtual identity, over a given one, and
+    // defaults `HOME` to a directory the workspace lacks; bash exports neither unless
+    // it was given them.
+    let mut state = bash.shell_state();
+    if !given_home {
+        state.variables.insert("HOME".into(), DEFAULT_HOME.into());
+    }
+    match given_user {
+        Some(user) => {
+            state.env.insert("USER".into(), user.clone());
+            state.variables.insert("USER".into(), user);
+        }
+        None => {
+            state.env.remove("USER");
+        }
+    }
+    bash.restore_shell_state(&state);
+    bash
 }
 
 /// Send held-back appends once they are `appends::MAX_AGE` old, for as long as the

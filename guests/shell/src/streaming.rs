@@ -1,6 +1,6 @@
-//! Reading command operands piece by piece, for the guest's streaming commands
-//! (`cat`, `wc`): a workspace file is read through `fs.read` in ranges, stdin chunk by
-//! chunk, so memory stays flat whatever the size of the input.
+//! Reading command operands piece by piece, for the guest's `cat` and `wc`: a
+//! workspace file is read through `fs.read` in ranges (and for `cat`, stdin chunk by
+//! chunk), so memory stays flat whatever the size of the input.
 
 use std::path::Path;
 
@@ -37,7 +37,7 @@ impl Source {
             return Ok(Source::Device(device));
         }
         fs.appends().flush();
-        match fs::stat(&path) {
+        match crate::devices::stat(&path, true) {
             Ok(stat) if stat.kind == NodeKind::Directory => Err(OpenError(ErrorCode::Eisdir)),
             Ok(_) => Ok(Source::File(path)),
             Err(e) => Err(OpenError(e.code)),
@@ -87,8 +87,7 @@ impl<'a> Reader<'a> {
                 Ok(Some(device.read()))
             }
             Source::File(path) => {
-                let bytes = fs::read(path, Some(self.offset), Some(RANGE_BYTES))
-                    .map_err(|e| ReadError::Fs(e.code))?;
+                let bytes = read_range(path, self.offset).map_err(ReadError::Fs)?;
                 self.offset += bytes.len() as u64;
                 // A short range is the end; so is an empty one.
                 self.done = (bytes.len() as u64) < RANGE_BYTES;
@@ -96,6 +95,11 @@ impl<'a> Reader<'a> {
             }
         }
     }
+}
+
+/// Up to `RANGE_BYTES` of the file at `path` from `offset`; empty at the end.
+pub fn read_range(path: &str, offset: u64) -> Result<Vec<u8>, ErrorCode> {
+    fs::read(path, Some(offset), Some(RANGE_BYTES)).map_err(|e| e.code)
 }
 
 pub enum ReadError {

@@ -1,6 +1,12 @@
-//! `wc`, streaming: counts are kept as pieces of the input arrive (files in ranges,
-//! stdin in chunks), so counting a 100 MB file takes a few MiB of memory. bashkit's
-//! own `wc` holds the whole input and a second, text copy of it.
+//! `wc`, counting as it reads: files are read in ranges, so counting a 100 MB file
+//! takes a few MiB of memory (bashkit's own `wc` holds the whole input and a second,
+//! text copy of it), and a missing file does not stop the others.
+//!
+//! stdin is taken as bashkit hands it to a builtin, whole. It is not read as a stream
+//! on purpose: in `... | while read x; do n=$(echo "$x" | wc -c); done`, bashkit gives
+//! a streaming command inside `$(...)` the loop's own input pipe as well (an
+//! interpreter bug, which its streaming `tr`, `grep` and `cat` also show), and `wc`
+//! would count the rest of the loop's input.
 //!
 //! Counting follows GNU `wc`: lines are newlines, words are runs of non-whitespace,
 //! `-L` is the widest line with tabs to the next multiple of 8, and characters are
@@ -11,11 +17,11 @@
 
 use std::sync::Arc;
 
-use bashkit::{Command, CommandContext, CommandStatus, async_trait};
+use bashkit::{BuiltinContext, ExecResult, async_trait};
 
 use crate::computer::workspace::fs::ErrorCode;
 use crate::fs_errors;
-use crate::streaming::{OpenError, ReadError, Reader, Source};
+use crate::streaming::{OpenError, Source, read_range};
 use crate::workspace_fs::WorkspaceFs;
 
 pub struct Wc {
@@ -187,14 +193,15 @@ fn format_line(counts: &Counts, cols: &Columns, width: usize, name: Option<&str>
 }
 
 #[async_trait]
-impl Command for Wc {
-    async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
+impl bashkit::Builtin for Wc {
+    async fn execute(&self, ctx: BuiltinContext<'_>) -> bashkit::Result<ExecResult> {
         let (cols, files) = match parse(ctx.args) {
             Ok(parsed) => parsed,
             Err(message) => {
-                let text = format!("wc: {message}\nTry 'wc --help' for more information.\n");
-                ctx.stderr.write_all(text.as_bytes()).await?;
-                return Ok(CommandStatus::with_code(1));
+                return Ok(ExecResult::err(
+                    format!("wc: {message}\nTry 'wc --help' for more information.\n"),
+                    1,
+                ));
             }
         };
         let utf8 = utf8_locale(ctx.env);
@@ -220,20 +227,20 @@ impl Command for Wc {
             }
             total.to_string().len().max(minimum)
         };
-        let mut status = 0;
+        let mut out = String::new();
+        let mut err = String::new();
         let mut totals = Counts::default();
+        // stdin is read once: a second `-` sees it empty.
+        let mut stdin = ctx.stdin.map(|s| s.as_bytes());
         for (operand, source) in operands.iter().zip(&sources) {
             let name = named.then_some(operand.as_str());
             let source = match source {
                 Ok(source) => source,
                 Err(e) => {
-                    let text = format!("wc: {operand}: {}\n", fs_errors::strerror(e.0));
-                    ctx.stderr.write_all(text.as_bytes()).await?;
-                    status = 1;
+                    err.push_str(&format!("wc: {operand}: {}\n", fs_errors::strerror(e.0)));
                     if e.0 == ErrorCode::Eisdir {
                         // GNU still prints a line of zeros for a directory.
-                        let line = format_line(&Counts::default(), &cols, width, name);
-                        ctx.stdout.write_all(line.as_bytes()).await?;
+                        out.push_str(&format_line(&Counts::default(), &cols, width, name));
                     }
                     continue;
                 }
@@ -242,24 +249,28 @@ impl Command for Wc {
                 utf8,
                 ..Counter::default()
             };
-            let mut reader = Reader::new(source, &ctx.stdin);
-            let mut failed = false;
-            loop {
-                match reader.next().await {
-                    Ok(Some(piece)) => counter.feed(&piece),
-                    Ok(None) => break,
-                    Err(ReadError::Shell(e)) => return Err(e),
-                    Err(ReadError::Fs(code)) => {
-                        let text = format!("wc: {operand}: {}\n", fs_errors::strerror(code));
-                        ctx.stderr.write_all(text.as_bytes()).await?;
-                        status = 1;
-                        failed = true;
-                        break;
+            match source {
+                Source::Stdin => counter.feed(stdin.take().unwrap_or_default()),
+                Source::Device(device) => counter.feed(&device.read()),
+                Source::File(path) => {
+                    let mut offset = 0;
+                    loop {
+                        match read_range(path, offset) {
+                            Ok(piece) if piece.is_empty() => break,
+                            Ok(piece) => {
+                                offset += piece.len() as u64;
+                                counter.feed(&piece);
+                            }
+                            Err(code) => {
+                                err.push_str(&format!(
+                                    "wc: {operand}: {}\n",
+                                    fs_errors::strerror(code)
+                                ));
+                                break;
+                            }
+                        }
                     }
                 }
-            }
-            if failed {
-                continue;
             }
             let counts = counter.finish();
             totals.lines += counts.lines;
@@ -267,14 +278,15 @@ impl Command for Wc {
             totals.chars += counts.chars;
             totals.bytes += counts.bytes;
             totals.max_line = totals.max_line.max(counts.max_line);
-            let line = format_line(&counts, &cols, width, name);
-            ctx.stdout.write_all(line.as_bytes()).await?;
+            out.push_str(&format_line(&counts, &cols, width, name));
         }
         if operands.len() > 1 {
-            let line = format_line(&totals, &cols, width, Some("total"));
-            ctx.stdout.write_all(line.as_bytes()).await?;
+            out.push_str(&format_line(&totals, &cols, width, Some("total")));
         }
-        Ok(CommandStatus::with_code(status))
+        let mut result = ExecResult::ok(out);
+        result.exit_code = i32::from(!err.is_empty());
+        result.stderr = err.into();
+        Ok(result)
     }
 }
 

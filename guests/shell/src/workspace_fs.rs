@@ -13,11 +13,10 @@
 //! (see `stat`); it then resolves links only where this layer reports one, or after
 //! an error.
 //!
-//! Two conveniences a Linux machine has and a bare workspace may lack:
-//! - `/dev/null`, `/dev/zero`, `/dev/random` and `/dev/urandom` (see `devices`);
-//! - `/tmp`: it always appears to exist (an empty, world-writable directory), and is
-//!   created in the workspace by the first write below it, so `mktemp` works
-//!   everywhere while an unused `/tmp` leaves nothing behind.
+//! The device files, `/dev` and `/tmp` come from `devices`: `/tmp` always appears to
+//! exist (an empty, world-writable directory), and is created in the workspace by the
+//! first write below it (`with_tmp`), so `mktemp` works everywhere while an unused
+//! `/tmp` leaves nothing behind.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -26,7 +25,7 @@ use bashkit::{DirEntry, FileSystem, FileSystemExt, FileType, Metadata, async_tra
 
 use crate::appends::Appends;
 use crate::computer::workspace::fs::{self, ErrorCode, FsError, NodeKind, NodeStat, WriteOptions};
-use crate::devices::{self, Device};
+use crate::devices::{self, Device, TMP, TMP_MODE};
 use crate::fs_errors;
 
 /// Bytes asked for per `fs.read`: big files are read in ranges, so no single host call
@@ -34,9 +33,6 @@ use crate::fs_errors;
 const READ_CHUNK: u64 = 4 << 20;
 /// The smallest range tried when the host refuses a range as too big (`efbig`).
 const MIN_READ_CHUNK: u64 = 64 << 10;
-
-const TMP: &str = "/tmp";
-const TMP_MODE: u32 = 0o1777;
 
 pub struct WorkspaceFs {
     appends: Appends,
@@ -93,16 +89,6 @@ pub(crate) fn metadata(stat: &NodeStat) -> Metadata {
         mode: stat.mode,
         modified: to_time(stat.mtime_ns),
         created: to_time(stat.mtime_ns),
-    }
-}
-
-fn tmp_metadata() -> Metadata {
-    Metadata {
-        file_type: FileType::Directory,
-        size: 0,
-        mode: TMP_MODE,
-        modified: UNIX_EPOCH,
-        created: UNIX_EPOCH,
     }
 }
 
@@ -224,51 +210,31 @@ impl FileSystem for WorkspaceFs {
 
     async fn lstat(&self, path: &Path) -> Result<Metadata> {
         let p = wit_path(path)?;
-        if let Some(device) = Device::at(&p) {
-            return Ok(device.metadata());
-        }
         if let Some(answer) = self.appends.lstat(&p) {
             return answer;
         }
         self.settle();
-        match fs::lstat(&p) {
-            Ok(s) => Ok(metadata(&s)),
-            Err(e) if fs_errors::is_not_found(&e) && p == TMP => Ok(tmp_metadata()),
-            Err(e) if fs_errors::is_not_found(&e) && devices::is_dev_dir(&p) => {
-                Ok(devices::dev_dir_metadata())
-            }
-            Err(e) => Err(fs_errors::convert(e)),
-        }
+        devices::stat(&p, false)
+            .map(|s| metadata(&s))
+            .map_err(fs_errors::convert)
     }
 
     async fn read_dir(&self, path: &Path) -> Result<Vec<DirEntry>> {
         let p = wit_path(path)?;
         self.settle();
-        let listed = fs::readdir(&p, 0, None);
-        let mut entries: Vec<DirEntry> = match listed {
-            Ok(list) => list
-                .iter()
-                .map(|s| DirEntry {
-                    name: s.name.clone(),
-                    metadata: metadata(s),
-                })
-                .collect(),
-            Err(e) if fs_errors::is_not_found(&e) && (p == TMP || devices::is_dev_dir(&p)) => {
-                Vec::new()
-            }
-            Err(e) => return Err(fs_errors::convert(e)),
-        };
-        if devices::is_dev_dir(&p) {
-            entries.retain(|e| Device::at(&format!("/dev/{}", e.name)).is_none());
-            entries.extend(devices::entries());
-            entries.sort_by(|a, b| a.name.cmp(&b.name));
-        }
-        Ok(entries)
+        let entries = devices::readdir(&p).map_err(fs_errors::convert)?;
+        Ok(entries
+            .iter()
+            .map(|s| DirEntry {
+                name: s.name.clone(),
+                metadata: metadata(s),
+            })
+            .collect())
     }
 
     async fn exists(&self, path: &Path) -> Result<bool> {
         let p = wit_path(path)?;
-        if Device::at(&p).is_some() || p == TMP || devices::is_dev_dir(&p) {
+        if devices::is_virtual(&p) {
             return Ok(true);
         }
         self.settle();
