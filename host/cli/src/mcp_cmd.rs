@@ -92,19 +92,7 @@ fn internal(e: impl std::fmt::Display) -> ErrorData {
 }
 
 fn cap(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    if text.len() <= RUN_OUTPUT_CAP {
-        return text.into_owned();
-    }
-    let mut end = RUN_OUTPUT_CAP;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!(
-        "{}\n[truncated, {} more bytes]",
-        &text[..end],
-        text.len() - end
-    )
+    computer_tools::cap_text(&String::from_utf8_lossy(bytes), RUN_OUTPUT_CAP)
 }
 
 fn run_summary(r: &RunRecord) -> String {

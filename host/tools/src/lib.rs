@@ -14,6 +14,7 @@ mod output;
 
 pub use definitions::{ToolDef, definitions_for};
 pub use format::{Format, render};
+pub use output::cap_text;
 
 use std::sync::Arc;
 
