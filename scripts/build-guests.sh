@@ -44,8 +44,16 @@ fi
 log "building guests (release, wasm32-wasip2)"
 cargo build --release --target wasm32-wasip2 --manifest-path "$GUESTS/Cargo.toml" "$@"
 
+# Module components: the ws:github example and the runtime tests' module.
+# Each is its own cargo workspace; they share the guests' target directory,
+# so they land next to the guests (github_module.wasm, computer_test_module.wasm).
+for module in examples/github-module tests/fixtures/test-module; do
+  log "building module component $module"
+  cargo build --release --target wasm32-wasip2 --manifest-path "$ROOT/$module/Cargo.toml" --target-dir "$TARGET_DIR"
+done
+
 OUT="$TARGET_DIR/wasm32-wasip2/release"
-for wasm in "$OUT"/computer_guest_*.wasm; do
+for wasm in "$OUT"/computer_guest_*.wasm "$OUT"/github_module.wasm "$OUT"/computer_test_module.wasm; do
   [ -e "$wasm" ] || continue
   printf '%s\t%s bytes\n' "$wasm" "$(stat -c %s "$wasm")"
 done

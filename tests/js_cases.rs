@@ -84,7 +84,12 @@ impl HostModule for FakeGithub {
         ]
     }
 
-    fn call(&self, function: &str, args: Value) -> Result<Value, ModuleCallError> {
+    fn call(
+        &self,
+        function: &str,
+        args: Value,
+        _ctx: &mut computer_runtime::CallContext,
+    ) -> Result<Value, ModuleCallError> {
         match function {
             "echo-args" => Ok(args),
             "fail-value" => Err(ModuleCallError::ErrorValue(
@@ -255,6 +260,7 @@ fn run_case(runtime: &Runtime, case: &Case) -> Result<RunResult, String> {
             ..Limits::default()
         }),
         id: None,
+        on_interrupt: None,
     };
     let handle = runtime
         .exec(Arc::new(ws), &case.source, options)

@@ -67,6 +67,21 @@ pub enum Command {
         #[command(flatten)]
         page: PageArgs,
     },
+    /// List interrupts waiting for an answer (approvals)
+    Pending,
+    /// Answer a pending interrupt and resume its run
+    Respond {
+        run: String,
+        call: String,
+        /// The answer, as JSON (what the module's interrupt returns)
+        #[arg(required_unless_present = "reject")]
+        answer: Option<String>,
+        /// Refuse instead, with this reason (the agent's code sees an exception)
+        #[arg(long, value_name = "REASON", conflicts_with = "answer")]
+        reject: Option<String>,
+    },
+    /// Resume runs whose process died, and parked runs that have all their answers
+    Recover,
     /// Print the agent tools' definitions (name, description, JSON Schema) as one JSON document
     Tools {
         /// Shape of the definitions: openai, anthropic or mcp
@@ -75,11 +90,18 @@ pub enum Command {
         #[command(flatten)]
         tools: ToolSetArgs,
     },
+    /// Module components (ws:NAME) stored in the workspace: add, ls, rm
+    #[command(subcommand)]
+    Modules(crate::modules_cmd::ModulesCommand),
     /// Serve the agent tools over MCP on stdin/stdout (logs go to stderr)
     Mcp {
         #[command(flatten)]
         tools: ToolSetArgs,
     },
+}
+
+fn parse_on_interrupt(s: &str) -> Result<computer_runtime::OnInterrupt, String> {
+    computer_runtime::OnInterrupt::parse(s).ok_or_else(|| format!("{s:?} is not replay or fail"))
 }
 
 fn parse_format(s: &str) -> Result<computer_tools::Format, String> {
@@ -126,6 +148,9 @@ pub struct ExecArgs {
     /// Read the source from this host file
     #[arg(long, value_name = "PATH", conflicts_with = "source")]
     pub file: Option<PathBuf>,
+    /// What an interrupted run does: replay (journalled; survives approvals and crashes) or fail
+    #[arg(long, value_name = "replay|fail", value_parser = parse_on_interrupt)]
+    pub on_interrupt: Option<computer_runtime::OnInterrupt>,
     /// Register a runner-world component as a backend for this command
     #[arg(long = "guest", value_name = "NAME=PATH")]
     pub guests: Vec<String>,

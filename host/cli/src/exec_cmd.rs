@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use computer_runtime::{Event, ExecError, ExecOptions, Limits, Runtime, RuntimeConfig};
+use computer_runtime::{
+    Event, ExecError, ExecOptions, Limits, RunHandle, RunStatus, Runtime, RuntimeConfig,
+};
 use computer_store::{Page, Workspace};
 use serde_json::json;
 
@@ -104,6 +106,7 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         ..Default::default()
     };
     let runtime = Runtime::with_builtin_guests(config)?;
+    runtime.register_workspace_modules(&ws)?;
     for g in &args.guests {
         let (name, path) = g.split_once('=').ok_or_else(|| {
             CliError::invalid(format!("invalid --guest {g:?}: expected NAME=PATH"))
@@ -124,10 +127,18 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         input: args.input.clone(),
         limits: Some(limits),
         id: args.id.clone(),
+        on_interrupt: args.on_interrupt,
     };
-    let handle = runtime.exec(Arc::new(ws), &source, options)?;
+    let ws = Arc::new(ws);
+    let handle = runtime.exec(ws.clone(), &source, options)?;
+    Ok(follow(&ws, handle, out))
+}
+
+/// Streams a run's output as it comes (or prints its result as JSON), and
+/// returns the process exit code. A run parked at an interrupt says what it
+/// waits for and how to answer.
+pub fn follow(ws: &Workspace, handle: RunHandle, out: Out) -> u8 {
     if !out.json {
-        // Stream as the guest writes.
         let mut stdout = std::io::stdout();
         let mut stderr = std::io::stderr();
         while let Some(ev) = handle.next_event() {
@@ -145,10 +156,30 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         }
     }
     let result = handle.wait();
+    let waiting = if result.status == RunStatus::Waiting {
+        ws.pending_interrupts()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| p.run_id == result.run_id)
+            .collect()
+    } else {
+        Vec::new()
+    };
     if out.json {
-        println!("{}", json!(result));
+        let mut doc = json!(result);
+        if result.status == RunStatus::Waiting {
+            doc["pending"] = json!(waiting);
+        }
+        println!("{doc}");
+    } else {
+        for p in &waiting {
+            eprintln!(
+                "computer: run {} is waiting: ws:{}.{} asks {}\n  answer with: computer respond {} {} 'JSON'   (or --reject REASON)",
+                p.run_id, p.module, p.function, p.payload, p.run_id, p.call_id
+            );
+        }
     }
-    Ok(process_exit_code(result.exit_code))
+    process_exit_code(result.exit_code)
 }
 
 pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: Out) -> CliResult {

@@ -2,10 +2,12 @@
 
 mod args;
 mod audit_cmd;
+mod durable_cmd;
 mod error;
 mod exec_cmd;
 mod fs_cmd;
 mod mcp_cmd;
+mod modules_cmd;
 mod output;
 mod tools_cmd;
 mod transfer_cmd;
@@ -95,6 +97,15 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
             tools,
             page,
         } => audit_cmd::audit(&ws, run, path, since, tools, page, out)?,
+        Command::Pending => durable_cmd::pending(&ws, out)?,
+        Command::Respond {
+            run,
+            call,
+            answer,
+            reject,
+        } => return Ok(ExitCode::from(durable_cmd::respond(ws, &run, &call, answer, reject, out)?)),
+        Command::Recover => return Ok(ExitCode::from(durable_cmd::recover(ws, out)?)),
+        Command::Modules(cmd) => modules_cmd::run(&ws, cmd, out)?,
         Command::Mcp { tools } => mcp_cmd::serve(ws, tools)?,
         Command::Tools { .. } => unreachable!("handled above"),
     }

@@ -120,7 +120,7 @@ impl ComputerServer {
             .get_or_init(|| async move {
                 let build_state = state.clone();
                 let built = tokio::task::spawn_blocking(move || {
-                    let runtime = match tools_cmd::runtime_for(&build_state.args) {
+                    let runtime = match tools_cmd::runtime_for(&build_state.args, &build_state.ws) {
                         Ok(rt) => rt,
                         Err(e) => {
                             tracing::error!(

@@ -33,14 +33,15 @@ pub fn check_backends(args: &ToolSetArgs) -> CliResult {
 /// load on first use (compiling one can take many seconds the first time;
 /// later processes load it from the component cache). `Tools` offers only
 /// the ones `--backends` names. `None` for a read-only tool set, which has
-/// no `exec`.
-pub fn runtime_for(args: &ToolSetArgs) -> CliResult<Option<Runtime>> {
+/// no `exec`. The workspace's module components (`computer modules add`)
+/// are registered, so `exec` can import them.
+pub fn runtime_for(args: &ToolSetArgs, ws: &Workspace) -> CliResult<Option<Runtime>> {
     if args.readonly {
         return Ok(None);
     }
-    Ok(Some(
-        Runtime::with_builtin_guests(RuntimeConfig::default())?,
-    ))
+    let runtime = Runtime::with_builtin_guests(RuntimeConfig::default())?;
+    runtime.register_workspace_modules(ws)?;
+    Ok(Some(runtime))
 }
 
 /// The tool set over `ws` that `args` asks for.

@@ -12,6 +12,8 @@ wasmtime::component::bindgen!({
         default: trappable,
     },
     require_store_data_send: true,
+    // Durable runs journal the results of host calls.
+    additional_derives: [serde::Serialize, serde::Deserialize],
 });
 
 pub use computer::workspace::{fs, modules};

@@ -1,6 +1,11 @@
 //! Guest components built into this binary. `build.rs` embeds each one that
 //! `scripts/build-guests.sh` has built; a missing one is simply absent.
 
+/// Backend name of the built-in JavaScript guest.
+pub const JS_BACKEND: &str = "js";
+/// Backend name of the built-in shell guest.
+pub const SHELL_BACKEND: &str = "shell";
+
 /// The QuickJS guest, if it was built before this crate.
 #[cfg(computer_js_guest)]
 pub const JS_GUEST: Option<&[u8]> = Some(include_bytes!(env!("COMPUTER_JS_GUEST_WASM")));
@@ -17,10 +22,10 @@ pub const SHELL_GUEST: Option<&[u8]> = None;
 pub fn builtin_guests() -> Vec<(&'static str, &'static [u8])> {
     let mut out = Vec::new();
     if let Some(js) = JS_GUEST {
-        out.push(("js", js));
+        out.push((JS_BACKEND, js));
     }
     if let Some(sh) = SHELL_GUEST {
-        out.push(("shell", sh));
+        out.push((SHELL_BACKEND, sh));
     }
     out
 }

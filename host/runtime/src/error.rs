@@ -27,6 +27,8 @@ pub enum ExecError {
     Workspace(#[from] FsError),
     #[error("guest component {name:?} cannot be used: {reason}")]
     BadGuest { name: String, reason: String },
+    #[error("module {name} cannot be used: {reason}")]
+    BadModule { name: String, reason: String },
     #[error("runtime error: {0}")]
     Engine(String),
 }

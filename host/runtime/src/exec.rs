@@ -8,7 +8,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use computer_store::{NewRun, NodeKind, RunEnd, Workspace};
+use computer_store::{DurableRun, NewRun, NodeKind, RunEnd, Workspace};
 use serde::Serialize;
 use serde_json::Value;
 use wasmtime::component::ResourceTable;
@@ -17,6 +17,9 @@ use wasmtime_wasi::WasiCtx;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 
 use crate::bindings::RunRequest;
+use crate::durable_runs::RunSpec;
+use crate::journal::{self, Journal, JournalMonotonicClock, JournalWallClock};
+use crate::lease::{self, LeaseKeeper};
 use crate::error::ExecError;
 use crate::limits::{Limits, MemoryLimiter};
 use crate::output::{Channel, Sink};
@@ -27,6 +30,39 @@ use crate::{Guest, GuestSlot, Inner, Runtime, run_id};
 pub const EXIT_TIMEOUT: i32 = 124;
 /// Exit code of a killed run (as a shell's SIGINT).
 pub const EXIT_CANCELLED: i32 = 130;
+/// Exit code reported for a run parked at an interrupt (`EX_TEMPFAIL`):
+/// it has not ended; it waits for an answer.
+pub const EXIT_WAITING: i32 = 75;
+
+/// What happens to a run that is interrupted: by an approval gate, a crash
+/// or a restart of the host process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnInterrupt {
+    /// Journal every host call; resume by re-running from the start with
+    /// recorded results. Approvals need this.
+    #[default]
+    Replay,
+    /// No journal: an interrupted run is marked failed.
+    Fail,
+}
+
+impl OnInterrupt {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnInterrupt::Replay => "replay",
+            OnInterrupt::Fail => "fail",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "replay" => Some(OnInterrupt::Replay),
+            "fail" => Some(OnInterrupt::Fail),
+            _ => None,
+        }
+    }
+}
 
 /// Options of one exec.
 #[derive(Debug, Clone, Default)]
@@ -48,6 +84,8 @@ pub struct ExecOptions {
     pub limits: Option<Limits>,
     /// A caller-chosen run id, unique per workspace.
     pub id: Option<String>,
+    /// Overrides the runtime's (and the backend's) `on_interrupt`.
+    pub on_interrupt: Option<OnInterrupt>,
 }
 
 /// What a run streams while it goes on. `Exit` comes exactly once, last.
@@ -65,6 +103,8 @@ pub enum RunStatus {
     Failed,
     Cancelled,
     TimedOut,
+    /// Parked at an interrupt until the application answers.
+    Waiting,
 }
 
 impl RunStatus {
@@ -74,6 +114,7 @@ impl RunStatus {
             RunStatus::Failed => "failed",
             RunStatus::Cancelled => "cancelled",
             RunStatus::TimedOut => "timed_out",
+            RunStatus::Waiting => "waiting",
         }
     }
 }
@@ -144,9 +185,9 @@ impl RunHandle {
 }
 
 /// Releases the concurrency slot and the kill switch when the run ends.
-struct Slot {
-    inner: Arc<Inner>,
-    run_id: String,
+pub(crate) struct Slot {
+    pub inner: Arc<Inner>,
+    pub run_id: String,
 }
 
 impl Drop for Slot {
@@ -170,10 +211,15 @@ impl Runtime {
         source: &str,
         options: ExecOptions,
     ) -> Result<RunHandle, ExecError> {
-        let limits = options
-            .limits
-            .clone()
-            .unwrap_or_else(|| self.inner.config.limits.clone());
+        let config = &self.inner.config;
+        let limits = options.limits.clone().unwrap_or_else(|| Limits {
+            memory_bytes: config
+                .backend_memory
+                .get(&options.backend)
+                .copied()
+                .unwrap_or(config.limits.memory_bytes),
+            ..config.limits.clone()
+        });
         check_size("source", source.len(), limits.source_bytes)?;
         if let Some(input) = &options.input {
             check_size("input", input.len(), limits.input_bytes)?;
@@ -205,6 +251,13 @@ impl Runtime {
             Some(id) => id.clone(),
             None => run_id::generate(),
         };
+        let on_interrupt = options
+            .on_interrupt
+            .or_else(|| config.backend_on_interrupt.get(&options.backend).copied())
+            .unwrap_or(config.on_interrupt);
+        let seed: [u8; 32] = rand::random();
+        let spec = (on_interrupt == OnInterrupt::Replay)
+            .then(|| RunSpec::new(&options, &cwd, &limits, seed).to_json());
         let cancel = self.claim_slot(&run_id)?;
         let slot = Slot {
             inner: self.inner.clone(),
@@ -219,12 +272,20 @@ impl Runtime {
             "memory_bytes": limits.memory_bytes,
         })
         .to_string();
-        workspace.create_run(&NewRun {
-            id: &run_id,
-            backend: &options.backend,
-            source,
-            options: &options_json,
-        })?;
+        workspace.create_durable_run(
+            &NewRun {
+                id: &run_id,
+                backend: &options.backend,
+                source,
+                options: &options_json,
+            },
+            &DurableRun {
+                on_interrupt: on_interrupt.as_str(),
+                spec: spec.as_deref(),
+                owner: lease::owner_id(),
+                lease: config.lease,
+            },
+        )?;
 
         workspace.audit_event(
             "exec",
@@ -240,7 +301,6 @@ impl Runtime {
             None,
             Duration::ZERO,
         );
-        let (tx, rx) = mpsc::channel();
         let job = Job {
             inner: self.inner.clone(),
             guest,
@@ -251,8 +311,17 @@ impl Runtime {
             limits,
             run_id: run_id.clone(),
             cancel,
-            events: tx,
+            events: None,
+            durable: spec.is_some().then_some(seed),
         };
+        self.start(job, slot)
+    }
+
+    /// Runs `job` on its own thread.
+    pub(crate) fn start(&self, mut job: Job, slot: Slot) -> Result<RunHandle, ExecError> {
+        let run_id = job.run_id.clone();
+        let (tx, rx) = mpsc::channel();
+        job.events = Some(tx);
         let thread = std::thread::Builder::new()
             .name(format!("run {run_id}"))
             .spawn(move || {
@@ -269,7 +338,7 @@ impl Runtime {
         })
     }
 
-    fn guest(&self, backend: &str) -> Result<Arc<Guest>, ExecError> {
+    pub(crate) fn guest(&self, backend: &str) -> Result<Arc<Guest>, ExecError> {
         let slot = {
             let guests = self.inner.guests.read().unwrap_or_else(|p| p.into_inner());
             match guests.get(backend) {
@@ -300,7 +369,7 @@ impl Runtime {
         }
     }
 
-    fn claim_slot(&self, run_id: &str) -> Result<Arc<AtomicBool>, ExecError> {
+    pub(crate) fn claim_slot(&self, run_id: &str) -> Result<Arc<AtomicBool>, ExecError> {
         let limit = self.inner.config.max_concurrent_runs;
         let prev = self.inner.active.fetch_add(1, Ordering::SeqCst);
         if prev >= limit {
@@ -327,17 +396,20 @@ fn check_size(what: &'static str, size: usize, limit: usize) -> Result<(), ExecE
     Ok(())
 }
 
-struct Job {
-    inner: Arc<Inner>,
-    guest: Arc<Guest>,
-    workspace: Arc<Workspace>,
-    source: String,
-    cwd: String,
-    options: ExecOptions,
-    limits: Limits,
-    run_id: String,
-    cancel: Arc<AtomicBool>,
-    events: mpsc::Sender<Event>,
+pub(crate) struct Job {
+    pub inner: Arc<Inner>,
+    pub guest: Arc<Guest>,
+    pub workspace: Arc<Workspace>,
+    pub source: String,
+    pub cwd: String,
+    pub options: ExecOptions,
+    pub limits: Limits,
+    pub run_id: String,
+    pub cancel: Arc<AtomicBool>,
+    /// Set by `Runtime::start`.
+    pub events: Option<mpsc::Sender<Event>>,
+    /// The random seed of a durable (journalled) run.
+    pub durable: Option<[u8; 32]>,
 }
 
 /// What the guest call produced, before it is turned into a result.
@@ -346,22 +418,84 @@ struct Outcome {
     exit_code: i32,
     value: Option<Value>,
     error: Option<String>,
+    /// Another process took the run over: its record is not ours to end.
+    lease_lost: bool,
+}
+
+impl Outcome {
+    fn failed(error: String) -> Self {
+        Outcome {
+            status: RunStatus::Failed,
+            exit_code: 1,
+            value: None,
+            error: Some(error),
+            lease_lost: false,
+        }
+    }
 }
 
 impl Job {
     fn run(self) -> RunResult {
         let started = Instant::now();
-        let stdout = Sink::new(
-            Channel::Stdout,
-            self.limits.stdout_bytes,
-            self.events.clone(),
+        let events = self.events.clone().expect("started by Runtime::start");
+        let mut stdout = Sink::new(Channel::Stdout, self.limits.stdout_bytes, events.clone());
+        let mut stderr = Sink::new(Channel::Stderr, self.limits.stderr_bytes, events.clone());
+        let journal = match self.durable.map(|_| Journal::load(self.workspace.clone(), &self.run_id)) {
+            None => None,
+            Some(Ok(j)) => Some(Arc::new(std::sync::Mutex::new(j))),
+            Some(Err(e)) => {
+                let outcome = Outcome::failed(format!("cannot read the run's journal: {e}"));
+                return self.finish(outcome, &stdout, &stderr, &events, started, None);
+            }
+        };
+        if let Some(j) = &journal {
+            let mut jl = journal::lock(j);
+            let (out, err) = jl.take_prefill();
+            stdout.prefill(&out);
+            stderr.prefill(&err);
+            stdout = stdout.durable(j.clone());
+            stderr = stderr.durable(j.clone());
+            jl.attach_sinks(stdout.clone(), stderr.clone());
+        }
+        let lost = Arc::new(AtomicBool::new(false));
+        let lease = LeaseKeeper::start(
+            self.workspace.clone(),
+            self.run_id.clone(),
+            self.inner.config.lease,
+            lost.clone(),
         );
-        let stderr = Sink::new(
-            Channel::Stderr,
-            self.limits.stderr_bytes,
-            self.events.clone(),
-        );
-        let outcome = self.call_guest(&stdout, &stderr);
+        let mut outcome = self.call_guest(&stdout, &stderr, journal.clone(), lost);
+        drop(lease);
+        if let Some(j) = &journal {
+            let mut jl = journal::lock(j);
+            // The journal's own account of what went wrong is the clearest.
+            if let Some(d) = jl.diverged.clone().or_else(|| jl.failure.clone()) {
+                outcome = Outcome::failed(d);
+            }
+            // The rest of the output, then the end (or the parking) of the run.
+            if let Err(e) = jl.flush_all() {
+                outcome = Outcome::failed(format!("cannot record the run's output: {e}"));
+            }
+            if outcome.status == RunStatus::Waiting {
+                let rows = jl.take_pending();
+                if let Err(e) = self.workspace.park_run(&self.run_id, &rows) {
+                    outcome = Outcome::failed(format!("cannot park the run: {e}"));
+                }
+            }
+            jl.detach_sinks();
+        }
+        self.finish(outcome, &stdout, &stderr, &events, started, journal)
+    }
+
+    fn finish(
+        self,
+        outcome: Outcome,
+        stdout: &Sink,
+        stderr: &Sink,
+        events: &mpsc::Sender<Event>,
+        started: Instant,
+        _journal: Option<journal::SharedJournal>,
+    ) -> RunResult {
         if let Some(err) = &outcome.error {
             // Past the cap if need be: the reader must learn why the run stopped.
             stderr.push_always(format!("computer: {err}\n").as_bytes());
@@ -369,7 +503,10 @@ impl Job {
         let stdout = stdout.finish();
         let stderr = stderr.finish();
         let value_text = outcome.value.as_ref().map(Value::to_string);
-        if let Err(e) = self.workspace.finish_run(
+        // A parked run has not ended; a run taken over belongs to its new owner.
+        let ended = !matches!(outcome.status, RunStatus::Waiting) && !outcome.lease_lost;
+        if !ended {
+        } else if let Err(e) = self.workspace.finish_run(
             &self.run_id,
             &RunEnd {
                 status: outcome.status.as_str(),
@@ -382,7 +519,7 @@ impl Job {
         ) {
             tracing::error!(run = %self.run_id, "cannot record the end of the run: {e}");
         }
-        let _ = self.events.send(Event::Exit {
+        let _ = events.send(Event::Exit {
             code: outcome.exit_code,
             value: outcome.value.clone(),
         });
@@ -399,23 +536,59 @@ impl Job {
         }
     }
 
-    fn call_guest(&self, stdout: &Sink, stderr: &Sink) -> Outcome {
-        let program = self
-            .options
-            .program
-            .clone()
-            .unwrap_or_else(|| self.options.backend.clone());
+    fn call_guest(
+        &self,
+        stdout: &Sink,
+        stderr: &Sink,
+        journal: Option<journal::SharedJournal>,
+        lost: Arc<AtomicBool>,
+    ) -> Outcome {
+        let shell = self.options.backend == crate::SHELL_BACKEND;
+        let program = self.options.program.clone().unwrap_or_else(|| {
+            // So messages read `bash: NAME: command not found`, as agents expect.
+            if shell {
+                "bash".to_owned()
+            } else {
+                self.options.backend.clone()
+            }
+        });
         let mut argv = vec![program];
         argv.extend(self.options.args.iter().cloned());
+        let mut env: Vec<(String, String)> = self
+            .options
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if shell {
+            // Variables the caller set explicitly win over the run's limits.
+            for (key, value) in self.limits.shell_env() {
+                if !self.options.env.contains_key(key) {
+                    env.push((key.to_owned(), value));
+                }
+            }
+        }
         let mut wasi = WasiCtx::builder();
         wasi.args(&argv)
-            .envs(&self.options.env.iter().collect::<Vec<_>>())
+            .envs(&env)
             .stdin(MemoryInputPipe::new(self.options.stdin.clone()))
             .stdout(stdout.clone())
             .stderr(stderr.clone())
             .allow_tcp(false)
             .allow_udp(false)
             .allow_ip_name_lookup(false);
+        if let (Some(j), Some(seed)) = (&journal, self.durable) {
+            // Time comes from the journal and randomness from the run's
+            // recorded seed, so a replay sees what the first attempt saw.
+            use rand::SeedableRng;
+            let mut insecure = seed;
+            insecure[0] ^= 0x5a;
+            wasi.wall_clock(JournalWallClock(j.clone()))
+                .monotonic_clock(JournalMonotonicClock(j.clone()))
+                .secure_random(rand::rngs::StdRng::from_seed(seed))
+                .insecure_random(rand::rngs::StdRng::from_seed(insecure))
+                .insecure_random_seed(u128::from_le_bytes(seed[..16].try_into().expect("16 bytes")));
+        }
         let state = RunState {
             wasi: wasi.build(),
             table: ResourceTable::new(),
@@ -429,12 +602,26 @@ impl Job {
             cancel: self.cancel.clone(),
             deadline: Instant::now() + self.limits.timeout,
             stop: None,
+            journal,
         };
         let mut store = Store::new(&self.inner.engine, state);
         store.limiter(|s| &mut s.limiter);
         store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(|mut ctx| {
+        store.epoch_deadline_callback(move |mut ctx| {
             let state = ctx.data_mut();
+            if lost.load(Ordering::SeqCst) {
+                state.stop = Some(Stop::LeaseLost);
+                return Err(wasmtime::Error::msg("lease lost"));
+            }
+            if let Some(j) = &state.journal {
+                let mut j = journal::lock(j);
+                j.flush_if_stale();
+                if j.failure.is_some() || j.diverged.is_some() {
+                    drop(j);
+                    state.stop = Some(Stop::Journal);
+                    return Err(wasmtime::Error::msg("journal failure"));
+                }
+            }
             if state.cancel.load(Ordering::SeqCst) {
                 state.stop = Some(Stop::Cancelled);
                 return Err(wasmtime::Error::msg("run cancelled"));
@@ -472,6 +659,7 @@ impl Job {
                                 text.len(),
                                 self.limits.value_bytes
                             )),
+                            lease_lost: false,
                         };
                     }
                     Some(text) => match serde_json::from_str(&text) {
@@ -484,6 +672,7 @@ impl Job {
                                 error: Some(format!(
                                     "the guest returned a value that is not JSON: {e}"
                                 )),
+                                lease_lost: false,
                             };
                         }
                     },
@@ -498,6 +687,7 @@ impl Job {
                     exit_code: outcome.exit_code,
                     value,
                     error: memory.then(|| memory_message(self.limits.memory_bytes)),
+                    lease_lost: false,
                 }
             }
             Err(e) => self.failure(e, state),
@@ -516,32 +706,51 @@ impl Job {
                 exit_code: code,
                 value: None,
                 error: None,
+                lease_lost: false,
             };
         }
         match state.stop {
+            Some(Stop::Parked) => Outcome {
+                status: RunStatus::Waiting,
+                exit_code: EXIT_WAITING,
+                value: None,
+                error: None,
+                lease_lost: false,
+            },
+            Some(Stop::Diverged | Stop::Journal) => Outcome::failed(crate::error::one_line(&e)),
+            Some(Stop::LeaseLost) => Outcome {
+                lease_lost: true,
+                ..Outcome::failed(
+                    "another process took the run over (this process's lease on it ran out)".into(),
+                )
+            },
             Some(Stop::TimedOut) => Outcome {
                 status: RunStatus::TimedOut,
                 exit_code: EXIT_TIMEOUT,
                 value: None,
                 error: Some(format!("timed out after {:?}", self.limits.timeout)),
+                lease_lost: false,
             },
             Some(Stop::Cancelled) => Outcome {
                 status: RunStatus::Cancelled,
                 exit_code: EXIT_CANCELLED,
                 value: None,
                 error: Some("cancelled".into()),
+                lease_lost: false,
             },
             None if state.limiter.hit => Outcome {
                 status: RunStatus::Failed,
                 exit_code: 1,
                 value: None,
                 error: Some(memory_message(self.limits.memory_bytes)),
+                lease_lost: false,
             },
             None => Outcome {
                 status: RunStatus::Failed,
                 exit_code: 1,
                 value: None,
                 error: Some(format!("guest trapped: {}", trap_summary(&e))),
+                lease_lost: false,
             },
         }
     }

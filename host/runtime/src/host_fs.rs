@@ -6,6 +6,7 @@ use crate::bindings::fs::{
     self, EditResult, ErrorCode, FindEntry, FsError, GrepMatch, GrepOptions, NodeKind, NodeStat,
     TextEdit, WriteOptions,
 };
+use crate::durable_calls;
 use crate::state::RunState;
 
 type FsResult<T> = wasmtime::Result<Result<T, FsError>>;
@@ -36,9 +37,26 @@ fn err(e: store::FsError) -> FsError {
     }
 }
 
-/// Store errors are the guest's to handle; nothing here traps.
-fn wrap<T>(r: store::Result<T>) -> FsResult<T> {
-    Ok(r.map_err(err))
+fn edit_result(r: store::EditResult) -> EditResult {
+    EditResult {
+        diff: r.diff,
+        applied: r.applied as u32,
+    }
+}
+
+/// The journal row of a committed edit, built from the store's result.
+fn edit_ok() -> store::ResultEncoder {
+    Box::new(|out: &dyn std::any::Any| {
+        let r = out
+            .downcast_ref::<store::EditResult>()
+            .expect("the edit transaction returns an EditResult")
+            .clone();
+        durable_calls::encode(&Ok::<EditResult, FsError>(edit_result(r)))
+    })
+}
+
+fn batch_args(batch: &[store::TextEdit]) -> Vec<(&str, &str)> {
+    batch.iter().map(|e| (e.old.as_str(), e.new.as_str())).collect()
 }
 
 fn kind(k: store::NodeKind) -> NodeKind {
@@ -71,10 +89,10 @@ impl fs::Host for RunState {
         offset: Option<u64>,
         length: Option<u64>,
     ) -> FsResult<Vec<u8>> {
-        wrap(
-            self.workspace
-                .read_range(&path, offset.unwrap_or(0), length),
-        )
+        self.fs_read("read", &(&path, offset, length), |ws| {
+            ws.read_range(&path, offset.unwrap_or(0), length)
+                .map_err(err)
+        })
     }
 
     fn write(&mut self, path: String, data: Vec<u8>, options: WriteOptions) -> FsResult<()> {
@@ -83,45 +101,83 @@ impl fs::Host for RunState {
             exclusive: options.exclusive,
             create_parents: options.create_parents,
         };
-        wrap(self.workspace.write(&path, &data, &opts))
+        self.fs_mutate(
+            "write",
+            &(&path, &options),
+            &data,
+            durable_calls::unit_ok(),
+            |ws| ws.write(&path, &data, &opts).map_err(err),
+        )
     }
 
     fn append(&mut self, path: String, data: Vec<u8>) -> FsResult<()> {
-        wrap(self.workspace.append(&path, &data))
+        self.fs_mutate("append", &path, &data, durable_calls::unit_ok(), |ws| {
+            ws.append(&path, &data).map_err(err)
+        })
     }
 
     fn truncate(&mut self, path: String, size: u64) -> FsResult<()> {
-        wrap(self.workspace.truncate(&path, size))
+        self.fs_mutate(
+            "truncate",
+            &(&path, size),
+            &[],
+            durable_calls::unit_ok(),
+            |ws| ws.truncate(&path, size).map_err(err),
+        )
     }
 
     fn mkdir(&mut self, path: String, recursive: bool, mode: Option<u32>) -> FsResult<()> {
-        wrap(
-            self.workspace
-                .mkdir(&path, &store::MkdirOptions { recursive, mode }),
+        self.fs_mutate(
+            "mkdir",
+            &(&path, recursive, mode),
+            &[],
+            durable_calls::unit_ok(),
+            |ws| {
+                ws.mkdir(&path, &store::MkdirOptions { recursive, mode })
+                    .map_err(err)
+            },
         )
     }
 
     fn rm(&mut self, path: String, recursive: bool, force: bool) -> FsResult<()> {
-        wrap(
-            self.workspace
-                .rm(&path, store::RmOptions { recursive, force }),
+        self.fs_mutate(
+            "rm",
+            &(&path, recursive, force),
+            &[],
+            durable_calls::unit_ok(),
+            |ws| {
+                ws.rm(&path, store::RmOptions { recursive, force })
+                    .map_err(err)
+            },
         )
     }
 
     fn rename(&mut self, from: String, to: String) -> FsResult<()> {
-        wrap(self.workspace.rename(&from, &to))
+        self.fs_mutate(
+            "rename",
+            &(&from, &to),
+            &[],
+            durable_calls::unit_ok(),
+            |ws| ws.rename(&from, &to).map_err(err),
+        )
     }
 
     fn copy(&mut self, from: String, to: String, recursive: bool) -> FsResult<()> {
-        wrap(self.workspace.copy(&from, &to, recursive))
+        self.fs_mutate(
+            "copy",
+            &(&from, &to, recursive),
+            &[],
+            durable_calls::unit_ok(),
+            |ws| ws.copy(&from, &to, recursive).map_err(err),
+        )
     }
 
     fn stat(&mut self, path: String) -> FsResult<NodeStat> {
-        wrap(self.workspace.stat(&path).map(stat))
+        self.fs_read("stat", &path, |ws| ws.stat(&path).map(stat).map_err(err))
     }
 
     fn lstat(&mut self, path: String) -> FsResult<NodeStat> {
-        wrap(self.workspace.lstat(&path).map(stat))
+        self.fs_read("lstat", &path, |ws| ws.lstat(&path).map(stat).map_err(err))
     }
 
     fn readdir(
@@ -130,31 +186,49 @@ impl fs::Host for RunState {
         offset: u32,
         limit: Option<u32>,
     ) -> FsResult<Vec<NodeStat>> {
-        wrap(
-            self.workspace
-                .readdir(&path, page(offset, limit))
-                .map(|v| v.into_iter().map(stat).collect()),
-        )
+        self.fs_read("readdir", &(&path, offset, limit), |ws| {
+            ws.readdir(&path, page(offset, limit))
+                .map(|v| v.into_iter().map(stat).collect())
+                .map_err(err)
+        })
     }
 
     fn symlink(&mut self, target: String, path: String) -> FsResult<()> {
-        wrap(self.workspace.symlink(&target, &path))
+        self.fs_mutate(
+            "symlink",
+            &(&target, &path),
+            &[],
+            durable_calls::unit_ok(),
+            |ws| ws.symlink(&target, &path).map_err(err),
+        )
     }
 
     fn readlink(&mut self, path: String) -> FsResult<String> {
-        wrap(self.workspace.readlink(&path))
+        self.fs_read("readlink", &path, |ws| ws.readlink(&path).map_err(err))
     }
 
     fn chmod(&mut self, path: String, mode: u32) -> FsResult<()> {
-        wrap(self.workspace.chmod(&path, mode))
+        self.fs_mutate(
+            "chmod",
+            &(&path, mode),
+            &[],
+            durable_calls::unit_ok(),
+            |ws| ws.chmod(&path, mode).map_err(err),
+        )
     }
 
     fn set_mtime(&mut self, path: String, mtime_ns: u64) -> FsResult<()> {
-        wrap(self.workspace.set_mtime(&path, mtime_ns))
+        self.fs_mutate(
+            "set-mtime",
+            &(&path, mtime_ns),
+            &[],
+            durable_calls::unit_ok(),
+            |ws| ws.set_mtime(&path, mtime_ns).map_err(err),
+        )
     }
 
     fn realpath(&mut self, path: String) -> FsResult<String> {
-        wrap(self.workspace.realpath(&path))
+        self.fs_read("realpath", &path, |ws| ws.realpath(&path).map_err(err))
     }
 
     fn find(
@@ -164,9 +238,9 @@ impl fs::Host for RunState {
         offset: u32,
         limit: Option<u32>,
     ) -> FsResult<Vec<FindEntry>> {
-        wrap(
-            self.workspace
-                .find(&dir, &pattern, page(offset, limit))
+        self.fs_read("find", &(&dir, &pattern, offset, limit), |ws| {
+            ws.find(&dir, &pattern, page(offset, limit))
+                .map_err(err)
                 .map(|p| {
                     p.entries
                         .into_iter()
@@ -175,8 +249,8 @@ impl fs::Host for RunState {
                             kind: kind(e.kind),
                         })
                         .collect()
-                }),
-        )
+                })
+        })
     }
 
     fn grep(
@@ -185,6 +259,8 @@ impl fs::Host for RunState {
         query: String,
         options: GrepOptions,
     ) -> FsResult<Vec<GrepMatch>> {
+        let args = (&dir, &query, &options);
+        let hash_args = crate::durable_calls::encode(&args);
         let opts = store::GrepOptions {
             regex: options.regex,
             ignore_case: options.ignore_case,
@@ -192,7 +268,8 @@ impl fs::Host for RunState {
             include: options.include,
             page: page(options.offset, options.limit),
         };
-        wrap(self.workspace.grep(&dir, &query, &opts).map(|p| {
+        self.fs_read("grep", &hash_args, |ws| {
+            ws.grep(&dir, &query, &opts).map_err(err).map(|p| {
             p.matches
                 .into_iter()
                 .map(|m| GrepMatch {
@@ -203,7 +280,8 @@ impl fs::Host for RunState {
                     after: m.after,
                 })
                 .collect()
-        }))
+        })
+        })
     }
 
     fn edit(&mut self, path: String, edits: Vec<TextEdit>) -> FsResult<EditResult> {
@@ -214,13 +292,13 @@ impl fs::Host for RunState {
                 new: e.new,
             })
             .collect();
-        wrap(self.workspace.edit(&path, &batch).map(|r| EditResult {
-            diff: r.diff,
-            applied: r.applied as u32,
-        }))
+        let hash_args = durable_calls::encode(&(&path, &batch_args(&batch)));
+        self.fs_mutate("edit", &hash_args, &[], edit_ok(), |ws| {
+            ws.edit(&path, &batch).map(edit_result).map_err(err)
+        })
     }
 
     fn rev(&mut self) -> FsResult<u64> {
-        wrap(self.workspace.rev())
+        self.fs_read("rev", &(), |ws| ws.rev().map_err(err))
     }
 }

@@ -8,6 +8,7 @@ use std::sync::{Arc, RwLock};
 use serde_json::Value;
 
 use crate::bindings::modules::{self, ModuleError};
+use crate::call_context::CallContext;
 use crate::state::RunState;
 
 /// A function a module exports, as guests list it.
@@ -43,13 +44,24 @@ pub enum ModuleCallError {
     /// The function returned an error value (JSON).
     #[error("{0}")]
     ErrorValue(Value),
+    /// An interrupt parked the run (see [`CallContext::interrupt`]). Module
+    /// code returns it unchanged; the guest never sees it.
+    #[error("the run is waiting for an answer")]
+    Parked,
 }
 
-/// A module implemented in Rust by the embedding application.
+/// A module: implemented in Rust by the embedding application, or a
+/// module component loaded by the host.
 pub trait HostModule: Send + Sync {
     fn functions(&self) -> Vec<FunctionInfo>;
-    /// `args` is the JSON array of positional arguments.
-    fn call(&self, function: &str, args: Value) -> Result<Value, ModuleCallError>;
+    /// `args` is the JSON array of positional arguments. `ctx` identifies
+    /// the call (`call_id`, stable across replays) and asks for approvals.
+    fn call(
+        &self,
+        function: &str,
+        args: Value,
+        ctx: &mut CallContext,
+    ) -> Result<Value, ModuleCallError>;
 }
 
 /// The `ws:` modules registered with a runtime, by name without `ws:`.
@@ -110,6 +122,7 @@ impl ModuleRegistry {
         module: &str,
         function: &str,
         args: Value,
+        ctx: &mut CallContext,
     ) -> Result<Value, ModuleCallError> {
         let m = self
             .get(module)
@@ -126,7 +139,7 @@ impl ModuleRegistry {
                 "arguments to ws:{module}.{function} must be a JSON array"
             )));
         }
-        m.call(function, args)
+        m.call(function, args, ctx)
     }
 }
 
@@ -138,6 +151,8 @@ fn to_wit(e: ModuleCallError) -> ModuleError {
         ModuleCallError::Failed(s) => ModuleError::Failed(s),
         ModuleCallError::MayHaveTakenEffect(s) => ModuleError::MayHaveTakenEffect(s),
         ModuleCallError::ErrorValue(v) => ModuleError::ErrorValue(v.to_string()),
+        // The host stops the guest before it could see this.
+        ModuleCallError::Parked => ModuleError::Failed("the run is waiting for an answer".into()),
     }
 }
 
@@ -194,23 +209,34 @@ impl modules::Host for RunState {
                 ))));
             }
         };
-        let started = std::time::Instant::now();
-        let audit_args = serde_json::json!({"args": computer_store::summarize_text(&args_json)});
-        let result = self.modules.call(&module, &function, args);
-        let (outcome, error) = match &result {
-            Ok(_) => ("ok", None),
-            Err(ModuleCallError::Rejected(m)) => ("denied", Some(m.clone())),
-            Err(e) => ("error", Some(e.to_string())),
+        let bare = module.trim_start_matches("ws:").to_owned();
+        let target = format!("ws:{bare}.{function}");
+        let hash = crate::journal::args_hash(&[target.as_bytes(), args_json.as_bytes()]);
+        let modules = self.modules.clone();
+        let workspace = self.workspace.clone();
+        let call = |ctx: &mut CallContext| {
+            let started = std::time::Instant::now();
+            let result = modules.call(&module, &function, args, ctx);
+            let (outcome, error) = match &result {
+                Ok(_) => ("ok", None),
+                Err(ModuleCallError::Parked) => ("waiting", None),
+                Err(ModuleCallError::Rejected(m)) => ("denied", Some(m.clone())),
+                Err(e) => ("error", Some(e.to_string())),
+            };
+            let audit_args = serde_json::json!({
+                "args": computer_store::summarize_text(&args_json),
+                "call_id": ctx.call_id(),
+            });
+            workspace.audit_event(
+                "module_call",
+                &target,
+                Some(audit_args),
+                outcome,
+                error.as_deref(),
+                started.elapsed(),
+            );
+            result.map(|v| v.to_string()).map_err(to_wit)
         };
-        let target = format!("ws:{}.{function}", module.trim_start_matches("ws:"));
-        self.workspace.audit_event(
-            "module_call",
-            &target,
-            Some(audit_args),
-            outcome,
-            error.as_deref(),
-            started.elapsed(),
-        );
-        Ok(result.map(|v| v.to_string()).map_err(to_wit))
+        self.module_call(&target, hash, call, &bare, &function)
     }
 }

@@ -8,23 +8,37 @@
 //! [`RunHandle`] that streams [`Event`]s and ends in a [`RunResult`].
 
 mod bindings;
+mod call_context;
 mod builtin;
 mod component_cache;
+mod durable_calls;
+mod durable_runs;
 mod engine;
 mod error;
 mod exec;
 mod host_fs;
 mod host_modules;
+mod journal;
+mod lease;
 mod limits;
+mod component_json;
+mod module_component;
+mod module_http;
 mod output;
 mod run_id;
 mod state;
 
-pub use builtin::{JS_GUEST, SHELL_GUEST, builtin_guests};
+pub use builtin::{JS_BACKEND, JS_GUEST, SHELL_BACKEND, SHELL_GUEST, builtin_guests};
+pub use call_context::{Answer, CallContext};
 pub use error::ExecError;
-pub use exec::{Event, ExecOptions, RunHandle, RunResult, RunStatus};
+pub use exec::{
+    EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, ExecOptions, OnInterrupt, RunHandle,
+    RunResult, RunStatus,
+};
+pub use durable_runs::Recovered;
 pub use host_modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistry, ParamInfo};
-pub use limits::Limits;
+pub use limits::{Limits, ShellLimits};
+pub use module_component::{ComponentModule, ModuleLimits};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -46,8 +60,22 @@ pub struct RuntimeConfig {
     pub cache_dir: Option<PathBuf>,
     /// Default limits of every run; each run may lower or raise them.
     pub limits: Limits,
+    /// The memory cap of particular backends, in place of
+    /// `limits.memory_bytes` (a run's own `limits` still win). By default
+    /// the shell gets 1 GiB: `sort` of a 100 MB file needs several times
+    /// the file's size.
+    pub backend_memory: HashMap<String, usize>,
     /// Runs allowed at once in this process; more are refused.
     pub max_concurrent_runs: usize,
+    /// What happens to interrupted runs, unless the backend or the run says
+    /// otherwise: `Replay` (journalled, resumable) by default.
+    pub on_interrupt: OnInterrupt,
+    /// `on_interrupt` of particular backends.
+    pub backend_on_interrupt: HashMap<String, OnInterrupt>,
+    /// How long a process's claim on a run lasts without renewal; another
+    /// process may take the run over after that (on the same machine, at
+    /// once when the owner is gone).
+    pub lease: std::time::Duration,
 }
 
 impl Default for RuntimeConfig {
@@ -55,7 +83,11 @@ impl Default for RuntimeConfig {
         RuntimeConfig {
             cache_dir: None,
             limits: Limits::default(),
+            backend_memory: HashMap::from([(SHELL_BACKEND.to_owned(), 1 << 30)]),
             max_concurrent_runs: 64,
+            on_interrupt: OnInterrupt::Replay,
+            backend_on_interrupt: HashMap::new(),
+            lease: std::time::Duration::from_secs(15),
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 /// Limits on one run. Every field has a default and can be changed per run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Wall-clock time; on expiry the run ends with exit 124 (`timed_out`).
     pub timeout: Duration,
@@ -17,6 +17,52 @@ pub struct Limits {
     pub source_bytes: usize,
     pub input_bytes: usize,
     pub value_bytes: usize,
+    /// The shell backend's own budgets (bashkit's counters).
+    pub shell: ShellLimits,
+}
+
+/// Budgets of the shell backend's interpreter, passed to the guest as
+/// `COMPUTER_SHELL_*` variables. The run's timeout and memory cap stay the
+/// real bounds; these stop runaway scripts early with a clear message.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ShellLimits {
+    /// Most commands one run may execute.
+    pub max_commands: u64,
+    /// Most iterations of one loop.
+    pub max_loop_iterations: u64,
+    /// Deepest nesting of functions, `source` and `bash -c` (bashkit caps it at 16).
+    pub max_function_depth: u64,
+}
+
+impl Default for ShellLimits {
+    fn default() -> Self {
+        ShellLimits {
+            max_commands: 10_000_000,
+            max_loop_iterations: 10_000_000,
+            max_function_depth: 16,
+        }
+    }
+}
+
+impl Limits {
+    /// The `COMPUTER_SHELL_*` variables that carry these limits to the shell
+    /// guest. Its output budget follows the larger output cap, so a flood
+    /// stops soon after the host starts dropping it.
+    pub(crate) fn shell_env(&self) -> [(&'static str, String); 4] {
+        let output = self.stdout_bytes.max(self.stderr_bytes).saturating_mul(2).max(1);
+        [
+            ("COMPUTER_SHELL_MAX_COMMANDS", self.shell.max_commands.to_string()),
+            (
+                "COMPUTER_SHELL_MAX_LOOP_ITERATIONS",
+                self.shell.max_loop_iterations.to_string(),
+            ),
+            (
+                "COMPUTER_SHELL_MAX_FUNCTION_DEPTH",
+                self.shell.max_function_depth.to_string(),
+            ),
+            ("COMPUTER_SHELL_MAX_OUTPUT_BYTES", output.to_string()),
+        ]
+    }
 }
 
 impl Default for Limits {
@@ -29,6 +75,7 @@ impl Default for Limits {
             source_bytes: 1 << 20,
             input_bytes: 1 << 20,
             value_bytes: 1 << 20,
+            shell: ShellLimits::default(),
         }
     }
 }

@@ -13,6 +13,7 @@ use wasmtime_wasi_io::poll::Pollable;
 use wasmtime_wasi_io::streams::{OutputStream, StreamResult};
 
 use crate::exec::Event;
+use crate::journal::SharedJournal;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Channel {
@@ -32,6 +33,9 @@ pub(crate) struct Sink {
     cap: usize,
     state: Arc<Mutex<SinkState>>,
     events: Sender<Event>,
+    /// A durable run's output goes through its journal, which emits it
+    /// once committed.
+    journal: Option<SharedJournal>,
 }
 
 impl Sink {
@@ -44,6 +48,36 @@ impl Sink {
                 dropped: 0,
             })),
             events,
+            journal: None,
+        }
+    }
+
+    /// Routes writes through `journal` (a durable run).
+    pub fn durable(mut self, journal: SharedJournal) -> Self {
+        self.journal = Some(journal);
+        self
+    }
+
+    /// Output an earlier attempt of the run emitted: kept for the result,
+    /// not streamed again.
+    pub fn prefill(&self, bytes: &[u8]) {
+        let mut st = self.lock();
+        let take = self.cap.saturating_sub(st.kept.len()).min(bytes.len());
+        st.kept.extend_from_slice(&bytes[..take]);
+        st.dropped += (bytes.len() - take) as u64;
+    }
+
+    /// A guest write: straight out, or through the journal.
+    pub fn write_guest(&self, bytes: &[u8]) {
+        match &self.journal {
+            Some(j) => {
+                let index = match self.channel {
+                    Channel::Stdout => 0,
+                    Channel::Stderr => 1,
+                };
+                crate::journal::lock(j).output(index, bytes);
+            }
+            None => self.emit(bytes),
         }
     }
 
@@ -52,7 +86,7 @@ impl Sink {
     }
 
     /// Keeps and streams what fits under the cap; counts the rest.
-    pub fn push(&self, bytes: &[u8]) {
+    pub fn emit(&self, bytes: &[u8]) {
         let mut st = self.lock();
         let room = self.cap.saturating_sub(st.kept.len());
         let take = room.min(bytes.len());
@@ -118,7 +152,7 @@ impl StdoutStream for Sink {
 /// guest that floods its output is not stopped by an error it might mishandle.
 impl OutputStream for Sink {
     fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
-        self.push(&bytes);
+        self.write_guest(&bytes);
         Ok(())
     }
 
@@ -142,7 +176,7 @@ impl tokio::io::AsyncWrite for Sink {
         _cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        self.push(buf);
+        self.write_guest(buf);
         Poll::Ready(Ok(buf.len()))
     }
 

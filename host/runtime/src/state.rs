@@ -10,6 +10,7 @@ use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::host_modules::ModuleRegistry;
+use crate::journal::SharedJournal;
 use crate::limits::MemoryLimiter;
 
 /// Why the host stopped a guest.
@@ -17,6 +18,14 @@ use crate::limits::MemoryLimiter;
 pub(crate) enum Stop {
     TimedOut,
     Cancelled,
+    /// An interrupt parked the run: it waits for an answer.
+    Parked,
+    /// A replay made a call other than the journal's.
+    Diverged,
+    /// The journal could not be written.
+    Journal,
+    /// Another process took the run over (this one's lease ran out).
+    LeaseLost,
 }
 
 pub(crate) struct RunState {
@@ -28,6 +37,8 @@ pub(crate) struct RunState {
     pub cancel: Arc<AtomicBool>,
     pub deadline: Instant,
     pub stop: Option<Stop>,
+    /// A durable run's journal; `None` for an ephemeral run.
+    pub journal: Option<SharedJournal>,
 }
 
 impl WasiView for RunState {

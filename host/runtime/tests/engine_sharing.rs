@@ -30,6 +30,7 @@ fn config(memory_mib: usize, max_concurrent_runs: usize) -> RuntimeConfig {
             ..Limits::default()
         },
         max_concurrent_runs,
+        ..Default::default()
     }
 }
 

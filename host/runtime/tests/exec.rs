@@ -1640,7 +1640,12 @@ impl HostModule for Echo {
         }]
     }
 
-    fn call(&self, _function: &str, args: Value) -> Result<Value, ModuleCallError> {
+    fn call(
+        &self,
+        _function: &str,
+        args: Value,
+        _ctx: &mut computer_runtime::CallContext,
+    ) -> Result<Value, ModuleCallError> {
         Ok(args)
     }
 }
@@ -1696,6 +1701,7 @@ impl computer_runtime::HostModule for Greeter {
         &self,
         _function: &str,
         args: serde_json::Value,
+        _ctx: &mut computer_runtime::CallContext,
     ) -> Result<serde_json::Value, computer_runtime::ModuleCallError> {
         Ok(serde_json::json!(format!(
             "hello {}",

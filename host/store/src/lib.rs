@@ -15,7 +15,9 @@ mod audit;
 mod clock;
 mod content;
 mod db;
+mod durable;
 mod error;
+mod modules;
 mod ops;
 mod path;
 mod runs;
@@ -30,8 +32,13 @@ pub use audit::{
     summarize_text, with_actor,
 };
 pub use content::CHUNK_SIZE;
+pub use clock::now_ns;
 pub use db::Durability;
+pub use durable::{
+    Claimed, DurableRun, EntryStatus, Interrupt, JournalEntry, ResultEncoder, Unfinished,
+};
 pub use error::{Errno, FsError, Result};
+pub use modules::{ModuleRecord, NewModule, validate_module_name};
 pub use path::{MAX_NAME, MAX_PATH, WsPath};
 pub use runs::{MAX_RUN_ID, NewRun, RunEnd, RunRecord, validate_run_id};
 pub use transfer::{ExportStats, ImportStats, Progress};

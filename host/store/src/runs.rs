@@ -128,7 +128,8 @@ impl Workspace {
             let n = c
                 .prepare_cached(
                     "UPDATE runs SET status = ?2, exit_code = ?3, value = ?4, error = ?5,
-                     stdout = ?6, stderr = ?7, ended_ns = ?8 WHERE id = ?1",
+                     stdout = ?6, stderr = ?7, ended_ns = ?8, owner = NULL, lease_until_ns = NULL
+                     WHERE id = ?1",
                 )?
                 .execute(params![
                     id,
@@ -147,7 +148,7 @@ impl Workspace {
                     format!("no run with id {id}"),
                 ));
             }
-            Ok(())
+            Workspace::drop_durable_state(c, id)
         })
     }
 

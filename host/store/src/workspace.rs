@@ -109,10 +109,15 @@ impl Workspace {
     /// Runs a mutation in one write transaction and bumps `rev` once.
     /// Nothing is written if `f` fails. The operation's audit row (and any
     /// buffered ones) commit in the same transaction.
-    pub(crate) fn write_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+    pub(crate) fn write_tx<T: 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T>,
+    ) -> Result<T> {
         let conn = self.lock();
         let tx = Tx::begin(&conn, "BEGIN IMMEDIATE")?;
         let out = f(&conn)?;
+        // A durable run's journal rows commit with the mutation they record.
+        crate::durable::write_attached(&conn, &out)?;
         conn.prepare_cached("UPDATE workspace SET rev = rev + 1 WHERE id = 1")?
             .execute([])?;
         if self.config.audit {

@@ -1,0 +1,48 @@
+//! The container backend: runs `/bin/sh -c` in a Docker or Podman container
+//! (any Docker-API engine, through bollard) against a synced copy of the
+//! workspace, and the `auto` backend that falls back to it from the shell.
+//!
+//! - **Engine**: `DOCKER_HOST`, else the usual Docker and Podman sockets.
+//!   With none answering, an exec fails at once with
+//!   "no container engine: set DOCKER_HOST or start podman system service"
+//!   (exit code 125); the wasm backends are unaffected.
+//! - **One container per workspace**, created on first use, reused, replaced
+//!   when it died, removed by [`ContainerBackend::stop`] or by its own idle
+//!   watchdog. No network, no capabilities, memory and pids limits, a
+//!   non-root user; the workspace is mounted at `/workspace`.
+//! - **Sync**: before each exec the workspace is pushed into a host directory
+//!   (incrementally: nothing is copied when nothing changed), and after it
+//!   the changes are pulled back. All host access goes through cap-std, so
+//!   symlinks the container makes never lead outside the copy.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use computer_container::{ContainerBackend, ContainerConfig, ContainerExecOptions};
+//! let ws = Arc::new(computer_store::Workspace::open("/tmp/ws.db").unwrap());
+//! let backend = ContainerBackend::new(ContainerConfig::default()).unwrap();
+//! let run = backend.exec(ws, "ls -la && echo hi > out.txt", ContainerExecOptions::default()).unwrap();
+//! let result = run.wait();
+//! println!("exit {} pushed {} pulled {}", result.exit_code, result.pushed, result.pulled);
+//! ```
+
+mod auto;
+mod backend;
+mod command;
+mod config;
+mod engine;
+mod error;
+mod lifecycle;
+mod output;
+mod state;
+mod sync;
+
+pub use auto::{AUTO_BACKEND, AutoRun, EXIT_NOT_FOUND, auto_exec, should_fall_back};
+pub use backend::{
+    CONTAINER_BACKEND, ContainerBackend, ContainerExecOptions, ContainerRun, ContainerRunInfo,
+    EXIT_CANCELLED, EXIT_TIMEOUT, ExecResult, Fallback, Status, StopReport,
+};
+pub use config::{ContainerConfig, DEFAULT_IMAGE, MOUNT_POINT};
+pub use engine::{engine_address, probed_sockets};
+pub use error::{ContainerError, EXIT_ENGINE, NO_ENGINE};
+pub use lifecycle::ContainerState;
+pub use sync::SyncReport;

@@ -1,0 +1,189 @@
+//! What the host copy holds, as of the last sync: for every entry its kind,
+//! its metadata on both sides, and (for files) its content hash. Kept as a
+//! JSON file next to the copy, never in the workspace database.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ContainerError;
+
+/// Bumped when the format changes: an older manifest is discarded (and the
+/// copy rebuilt).
+pub(crate) const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Kind {
+    File,
+    Dir,
+    Symlink,
+}
+
+/// Metadata that tells whether an entry changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Meta {
+    /// Permission bits.
+    pub mode: u32,
+    pub size: u64,
+    pub mtime_ns: u64,
+    pub ino: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Entry {
+    pub kind: Kind,
+    /// The workspace node as last synced.
+    pub ws: Meta,
+    /// The host entry as last synced.
+    pub host: Meta,
+    /// sha256 (hex) of a file's content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+    /// A symlink's target as written on the host.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(crate) struct Manifest {
+    pub version: u32,
+    /// The workspace file's identity (device:inode).
+    pub workspace: String,
+    /// The workspace revision the copy matches; `None`: unknown, compare
+    /// every entry.
+    pub rev: Option<u64>,
+    /// Set while a command runs: its changes have not been pulled yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_pull: Option<String>,
+    /// Keyed by path relative to the copy's root (`a/b`), so a parent sorts
+    /// before its children.
+    pub entries: BTreeMap<String, Entry>,
+}
+
+impl Manifest {
+    pub fn new(workspace: String) -> Self {
+        Manifest {
+            version: VERSION,
+            workspace,
+            ..Default::default()
+        }
+    }
+
+    /// The manifest at `path` if it belongs to this workspace and format;
+    /// `None` when there is none or it cannot be used.
+    pub fn load(path: &Path, workspace: &str) -> Option<Self> {
+        let bytes = std::fs::read(path).ok()?;
+        let m: Manifest = match serde_json::from_slice(&bytes) {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::warn!("ignoring unreadable sync manifest {}: {e}", path.display());
+                return None;
+            }
+        };
+        (m.version == VERSION && m.workspace == workspace).then_some(m)
+    }
+
+    /// Writes the manifest atomically (temporary file, then rename).
+    pub fn save(&self, path: &Path) -> Result<(), ContainerError> {
+        let tmp = path.with_extension("json.tmp");
+        let write = || -> std::io::Result<()> {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(&serde_json::to_vec(self).map_err(std::io::Error::other)?)?;
+            f.sync_data()?;
+            std::fs::rename(&tmp, path)
+        };
+        write().map_err(|e| ContainerError::sync(path.display(), e))
+    }
+
+    /// Keys of `key`'s subtree (itself excluded), in order.
+    pub fn subtree_keys(&self, key: &str) -> Vec<String> {
+        let (lo, hi) = subtree_range(key);
+        self.entries.range(lo..hi).map(|(k, _)| k.clone()).collect()
+    }
+
+    /// Removes `key` and its subtree.
+    pub fn remove_tree(&mut self, key: &str) {
+        for k in self.subtree_keys(key) {
+            self.entries.remove(&k);
+        }
+        self.entries.remove(key);
+    }
+
+    /// Moves the entries of `from`'s subtree (and `from`) under `to`.
+    pub fn rekey_tree(&mut self, from: &str, to: &str) {
+        let mut moved = Vec::new();
+        if let Some(e) = self.entries.remove(from) {
+            moved.push((to.to_owned(), e));
+        }
+        for k in self.subtree_keys(from) {
+            if let Some(e) = self.entries.remove(&k) {
+                moved.push((format!("{to}{}", &k[from.len()..]), e));
+            }
+        }
+        self.entries.extend(moved);
+    }
+}
+
+/// The key range of the entries strictly below `key`: `key/` up to `key0`
+/// (`0` is the byte after `/`).
+pub(crate) fn subtree_range(key: &str) -> (String, String) {
+    (format!("{key}/"), format!("{key}0"))
+}
+
+/// `prefix/name`, or `name` at the root.
+pub(crate) fn join(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{prefix}/{name}")
+    }
+}
+
+/// The workspace path of a key.
+pub(crate) fn ws_path(key: &str) -> String {
+    format!("/{key}")
+}
+
+/// True if `key` is `ancestor` or lies below it.
+pub(crate) fn is_within(key: &str, ancestor: &str) -> bool {
+    key == ancestor
+        || (key.len() > ancestor.len()
+            && key.starts_with(ancestor)
+            && key.as_bytes()[ancestor.len()] == b'/')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry() -> Entry {
+        Entry {
+            kind: Kind::File,
+            ws: Meta::default(),
+            host: Meta::default(),
+            hash: None,
+            target: None,
+        }
+    }
+
+    #[test]
+    fn subtrees_do_not_include_siblings_that_share_a_prefix() {
+        let mut m = Manifest::new("x".into());
+        for k in ["a", "a-b", "a.c", "a/b", "a/b/c", "a0", "ab", "b"] {
+            m.entries.insert(k.into(), entry());
+        }
+        assert_eq!(m.subtree_keys("a"), vec!["a/b", "a/b/c"]);
+        m.rekey_tree("a", "z/y");
+        let keys: Vec<&str> = m.entries.keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            vec!["a-b", "a.c", "a0", "ab", "b", "z/y", "z/y/b", "z/y/b/c"]
+        );
+        m.remove_tree("z/y");
+        assert_eq!(m.entries.len(), 5);
+        assert!(is_within("a/b", "a") && is_within("a", "a") && !is_within("ab", "a"));
+    }
+}

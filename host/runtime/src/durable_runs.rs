@@ -1,0 +1,263 @@
+//! Runs that outlive an attempt: answering interrupts, resuming a parked
+//! or orphaned run by replaying its journal, and recovering the runs of a
+//! process that died.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine as _;
+use computer_store::{RunEnd, Workspace};
+use serde::{Deserialize, Serialize};
+
+use crate::call_context::Answer;
+use crate::durable_calls::answer_json;
+use crate::error::ExecError;
+use crate::exec::{ExecOptions, Job, OnInterrupt, RunHandle, Slot};
+use crate::lease;
+use crate::limits::Limits;
+use crate::Runtime;
+
+/// Everything needed to run a durable run again, as recorded with it.
+/// (The environment is kept in full: a replay must see what the first
+/// attempt saw. It lives in the workspace, next to the run's source.)
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct RunSpec {
+    cwd: String,
+    env: BTreeMap<String, String>,
+    program: Option<String>,
+    args: Vec<String>,
+    /// base64
+    stdin: String,
+    input: Option<String>,
+    limits: Limits,
+    /// hex: the run's random seed.
+    seed: String,
+}
+
+impl RunSpec {
+    pub fn new(options: &ExecOptions, cwd: &str, limits: &Limits, seed: [u8; 32]) -> Self {
+        RunSpec {
+            cwd: cwd.to_owned(),
+            env: options.env.clone(),
+            program: options.program.clone(),
+            args: options.args.clone(),
+            stdin: base64::engine::general_purpose::STANDARD.encode(&options.stdin),
+            input: options.input.clone(),
+            limits: limits.clone(),
+            seed: seed.iter().map(|b| format!("{b:02x}")).collect(),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a run spec always serializes")
+    }
+
+    fn parse(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| format!("its recorded options are unreadable: {e}"))
+    }
+
+    fn seed(&self) -> Result<[u8; 32], String> {
+        let bad = || "its recorded random seed is unreadable".to_owned();
+        if self.seed.len() != 64 {
+            return Err(bad());
+        }
+        let mut out = [0u8; 32];
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = u8::from_str_radix(&self.seed[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+        }
+        Ok(out)
+    }
+}
+
+/// What `recover` did with one unfinished run.
+pub enum Recovered {
+    /// Resumed here: the run goes on (and may park again).
+    Resumed { run_id: String, handle: RunHandle },
+    /// Its owner died and it does not replay (`on_interrupt: "fail"`): marked failed.
+    Failed { run_id: String },
+    /// Could not be resumed; the run is left as it was.
+    Error { run_id: String, error: String },
+}
+
+impl Runtime {
+    /// Answers the pending interrupt of `call_id` in run `run_id`. Once the
+    /// run has no other interrupt waiting, it is resumed here (re-run from
+    /// the start with its journal) and its handle returned.
+    pub fn respond(
+        &self,
+        ws: Arc<Workspace>,
+        run_id: &str,
+        call_id: &str,
+        answer: Answer,
+    ) -> Result<Option<RunHandle>, ExecError> {
+        let started = std::time::Instant::now();
+        let answered = ws.answer_interrupt(run_id, call_id, &answer_json(&answer))?;
+        ws.audit_event(
+            "respond",
+            &format!("ws:{}.{}", answered.module, answered.function),
+            Some(serde_json::json!({
+                "run_id": run_id,
+                "call_id": call_id,
+                "approved": matches!(answer, Answer::Approved(_)),
+            })),
+            "ok",
+            None,
+            started.elapsed(),
+        );
+        let others = ws
+            .pending_interrupts()?
+            .into_iter()
+            .any(|p| p.run_id == run_id);
+        let waiting = ws
+            .run_record(run_id)?
+            .is_some_and(|r| r.status == "waiting");
+        if others || !waiting {
+            return Ok(None);
+        }
+        self.resume(ws, run_id).map(Some)
+    }
+
+    /// Resumes run `run_id`: it must be waiting, or running with no live
+    /// owner. It re-runs from the start; recorded calls return their
+    /// recorded results and output already emitted is not emitted again.
+    pub fn resume(&self, ws: Arc<Workspace>, run_id: &str) -> Result<RunHandle, ExecError> {
+        let config = &self.inner.config;
+        let claimed = ws
+            .claim_run(run_id, lease::owner_id(), config.lease, &lease::owner_dead)?
+            .ok_or_else(|| {
+                ExecError::InvalidOption(format!(
+                    "run {run_id} cannot be resumed: it has ended, or another live process runs it"
+                ))
+            })?;
+        let fail = |reason: String| -> ExecError {
+            let _ = ws.finish_run(
+                run_id,
+                &RunEnd {
+                    status: "failed",
+                    exit_code: Some(1),
+                    error: Some(&reason),
+                    ..RunEnd::default()
+                },
+            );
+            ExecError::InvalidOption(format!("run {run_id} cannot be resumed: {reason}"))
+        };
+        if OnInterrupt::parse(&claimed.on_interrupt) != Some(OnInterrupt::Replay) {
+            return Err(fail(
+                "it was interrupted and its on_interrupt is \"fail\"; it has no journal to replay".into(),
+            ));
+        }
+        let spec = claimed
+            .spec
+            .as_deref()
+            .ok_or_else(|| "it has no recorded options".to_owned())
+            .and_then(RunSpec::parse)
+            .map_err(fail)?;
+        let seed = spec.seed().map_err(fail)?;
+        let guest = match self.guest(&claimed.backend) {
+            Ok(g) => g,
+            Err(e) => return Err(fail(e.to_string())),
+        };
+        let cancel = self.claim_slot(run_id)?;
+        let slot = Slot {
+            inner: self.inner.clone(),
+            run_id: run_id.to_owned(),
+        };
+        ws.audit_event(
+            "resume",
+            &claimed.backend,
+            Some(serde_json::json!({"run_id": run_id, "attempt": claimed.attempts})),
+            "ok",
+            None,
+            Duration::ZERO,
+        );
+        let stdin = base64::engine::general_purpose::STANDARD
+            .decode(&spec.stdin)
+            .unwrap_or_default();
+        let options = ExecOptions {
+            backend: claimed.backend.clone(),
+            cwd: Some(spec.cwd.clone()),
+            env: spec.env,
+            program: spec.program,
+            args: spec.args,
+            stdin,
+            input: spec.input,
+            limits: Some(spec.limits.clone()),
+            id: Some(run_id.to_owned()),
+            on_interrupt: Some(OnInterrupt::Replay),
+        };
+        let job = Job {
+            inner: self.inner.clone(),
+            guest,
+            workspace: ws,
+            source: claimed.source,
+            cwd: spec.cwd,
+            options,
+            limits: spec.limits,
+            run_id: run_id.to_owned(),
+            cancel,
+            events: None,
+            durable: Some(seed),
+        };
+        self.start(job, slot)
+    }
+
+    /// Takes over every run whose owner died while it was running, and
+    /// every parked run whose interrupts are all answered: replaying runs
+    /// are resumed here, the others are marked failed. Runs that a live
+    /// process holds are left alone.
+    pub fn recover(&self, ws: Arc<Workspace>) -> Result<Vec<Recovered>, ExecError> {
+        let mut out = Vec::new();
+        for u in ws.unfinished_runs()? {
+            let orphaned = u.status == "running"
+                && match &u.owner {
+                    None => true,
+                    Some(o) if o == lease::owner_id() => false,
+                    Some(o) => {
+                        lease::owner_dead(o)
+                            || u.lease_until_ns.is_none_or(|t| t < computer_store::now_ns())
+                    }
+                };
+            let answered = u.status == "waiting" && u.answered;
+            if !orphaned && !answered {
+                continue;
+            }
+            let run_id = u.id.clone();
+            if OnInterrupt::parse(&u.on_interrupt) == Some(OnInterrupt::Replay) {
+                match self.resume(ws.clone(), &run_id) {
+                    Ok(handle) => out.push(Recovered::Resumed { run_id, handle }),
+                    Err(e) => out.push(Recovered::Error {
+                        run_id,
+                        error: e.to_string(),
+                    }),
+                }
+                continue;
+            }
+            // Claim it first, so two recovering processes do not both act.
+            match ws.claim_run(&run_id, lease::owner_id(), self.inner.config.lease, &lease::owner_dead) {
+                Ok(Some(_)) => {
+                    let reason = format!(
+                        "the process running it ({}) died; its on_interrupt is \"fail\", so it was not resumed",
+                        u.owner.as_deref().unwrap_or("unknown")
+                    );
+                    ws.finish_run(
+                        &run_id,
+                        &RunEnd {
+                            status: "failed",
+                            exit_code: Some(1),
+                            error: Some(&reason),
+                            ..RunEnd::default()
+                        },
+                    )?;
+                    out.push(Recovered::Failed { run_id });
+                }
+                Ok(None) => {}
+                Err(e) => out.push(Recovered::Error {
+                    run_id,
+                    error: e.to_string(),
+                }),
+            }
+        }
+        Ok(out)
+    }
+}

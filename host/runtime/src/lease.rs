@@ -1,0 +1,132 @@
+//! Who runs a durable run: a lease in the workspace, held by one process
+//! at a time and renewed while the run goes on. A process that dies stops
+//! renewing; on the same machine its death is seen at once (its pid is gone
+//! or belongs to a newer process), elsewhere when the lease runs out.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use computer_store::Workspace;
+
+/// This process, as a run owner: `HOST:PID:START`, where START is the
+/// process's start time in clock ticks since boot (so a reused pid is
+/// not mistaken for us).
+pub(crate) fn owner_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| {
+        let pid = std::process::id();
+        format!(
+            "{}:{pid}:{}",
+            hostname(),
+            start_time(pid).unwrap_or_default()
+        )
+    })
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_owned())
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// Field 22 of `/proc/PID/stat`: when the process started.
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces and parentheses: skip past its end.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    rest.split(' ').nth(19)?.parse().ok()
+}
+
+/// Whether `owner` is certainly gone: a process of this machine that no
+/// longer exists. Owners on other machines are only gone when their lease
+/// runs out.
+pub(crate) fn owner_dead(owner: &str) -> bool {
+    let mut parts = owner.rsplitn(3, ':');
+    let (Some(start), Some(pid), Some(host)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    if host != hostname() {
+        return false;
+    }
+    let Ok(pid) = pid.parse::<u32>() else {
+        return false;
+    };
+    match start_time(pid) {
+        None => true,
+        Some(t) => t.to_string() != start,
+    }
+}
+
+/// Renews a run's lease in the background until dropped. If the lease is
+/// lost (another process took the run over), `lost` is set and the run
+/// must stop.
+pub(crate) struct LeaseKeeper {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl LeaseKeeper {
+    pub fn start(
+        ws: Arc<Workspace>,
+        run_id: String,
+        lease: Duration,
+        lost: Arc<AtomicBool>,
+    ) -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let period = lease / 3;
+        let thread = std::thread::Builder::new()
+            .name(format!("lease {run_id}"))
+            .spawn(move || {
+                let tick = Duration::from_millis(50).min(period);
+                let mut waited = Duration::ZERO;
+                while !flag.load(Ordering::SeqCst) {
+                    std::thread::sleep(tick);
+                    waited += tick;
+                    if waited < period {
+                        continue;
+                    }
+                    waited = Duration::ZERO;
+                    match ws.renew_lease(&run_id, owner_id(), lease) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            lost.store(true, Ordering::SeqCst);
+                            return;
+                        }
+                        // A busy database: try again next period, the lease has slack.
+                        Err(e) => tracing::warn!(run = %run_id, "cannot renew the run's lease: {e}"),
+                    }
+                }
+            })
+            .ok();
+        LeaseKeeper { stop, thread }
+    }
+}
+
+impl Drop for LeaseKeeper {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_is_alive_and_a_made_up_one_is_not() {
+        assert!(!owner_dead(owner_id()));
+        let host = hostname();
+        // pid 0 is never a user process: no /proc/0.
+        assert!(owner_dead(&format!("{host}:0:1")));
+        // Our pid with another start time is a reused pid: the owner is gone.
+        assert!(owner_dead(&format!("{host}:{}:1", std::process::id())));
+        // Another machine's owner is never declared dead here.
+        assert!(!owner_dead("some-other-host:1:1"));
+    }
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Idempotent set-up of a Docker-API container engine for the `container`
+# backend on Debian 12, as root (or with sudo): Podman with runc, configured
+# for a machine that is itself a container (see ../shared/TOOLCHAIN.md),
+# serving the Docker-compatible API on unix:///tmp/podman.sock.
+#
+#   ./scripts/setup-podman.sh          # install + configure + start the API service
+#   export DOCKER_HOST=unix:///tmp/podman.sock
+#
+# Each step is skipped when already done. Set PODMAN_SOCKET to serve elsewhere.
+set -euo pipefail
+
+log() { printf '[setup-podman] %s\n' "$*" >&2; }
+
+SOCKET="${PODMAN_SOCKET:-/tmp/podman.sock}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then SUDO="sudo"; else
+    log "not root and no sudo: install podman, runc and busybox-static by hand if missing"
+  fi
+fi
+
+# busybox-static: the binary of the default image (scripts/build-image.sh).
+APT_PACKAGES=(podman runc busybox-static)
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  log "Debian packages present"
+fi
+
+# The machine is itself a container with hybrid cgroups: crun fails and some
+# rlimits cannot be raised, so use runc, cgroupfs and modest ulimits.
+CONF=/etc/containers/containers.conf
+WANTED='[containers]
+default_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"'
+if [ "$(cat "$CONF" 2>/dev/null)" != "$WANTED" ]; then
+  log "writing $CONF"
+  $SUDO mkdir -p /etc/containers
+  printf '%s\n' "$WANTED" | $SUDO tee "$CONF" >/dev/null
+else
+  log "$CONF configured"
+fi
+
+# Is the API answering? (GET /_ping returns OK.)
+answers() {
+  curl -sf --max-time 2 --unix-socket "$SOCKET" http://d/_ping >/dev/null 2>&1 ||
+    podman --url "unix://$SOCKET" version >/dev/null 2>&1
+}
+
+if answers; then
+  log "API service answering on unix://$SOCKET"
+else
+  rm -f "$SOCKET"
+  log "starting podman system service on unix://$SOCKET"
+  LOG_FILE="${TMPDIR:-/tmp}/podman-service.log"
+  # setsid: the service outlives this script and the CI step's process group.
+  $SUDO setsid nohup podman system service --time=0 "unix://$SOCKET" >"$LOG_FILE" 2>&1 </dev/null &
+  for _ in $(seq 1 100); do
+    if answers; then break; fi
+    sleep 0.1
+  done
+  if ! answers; then
+    log "the API service did not come up; its log ($LOG_FILE):"
+    tail -n 20 "$LOG_FILE" >&2 || true
+    exit 1
+  fi
+  log "API service answering on unix://$SOCKET"
+fi
+echo "export DOCKER_HOST=unix://$SOCKET"
