@@ -38,6 +38,9 @@ export CFLAGS_wasm32_wasip2="--sysroot=$SYSROOT"
 if [ "${1:-}" = "clippy" ]; then
   shift
   cargo clippy --release --target wasm32-wasip2 --manifest-path "$GUESTS/Cargo.toml" "$@" -- -D warnings
+  for module in examples/github-module tests/fixtures/test-module; do
+    cargo clippy --release --target wasm32-wasip2 --manifest-path "$ROOT/$module/Cargo.toml" --target-dir "$TARGET_DIR" -- -D warnings
+  done
   exit 0
 fi
 

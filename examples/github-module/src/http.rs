@@ -18,7 +18,9 @@ fn split_url(url: &str) -> Result<(Scheme, &str, &str), String> {
     } else if let Some(rest) = url.strip_prefix("http://") {
         (Scheme::Http, rest)
     } else {
-        return Err(format!("{url}: only http:// and https:// URLs are supported"));
+        return Err(format!(
+            "{url}: only http:// and https:// URLs are supported"
+        ));
     };
     let (authority, path) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i..]),
@@ -65,8 +67,8 @@ pub fn post(url: &str, headers: &[(String, String)], body: &[u8]) -> Result<Resp
         .body()
         .map_err(|()| fail("no request body", String::new()))?;
 
-    let pending =
-        outgoing_handler::handle(request, None).map_err(|e| format!("POST {url}: {}", describe(&e)))?;
+    let pending = outgoing_handler::handle(request, None)
+        .map_err(|e| format!("POST {url}: {}", describe(&e)))?;
     // A request that fails (denied, refused) closes the body stream; the
     // response then says why, so a write error is reported only without one.
     let mut write_error = None;

@@ -42,12 +42,7 @@ struct Config {
 impl Config {
     fn load() -> Result<Config, String> {
         let pairs = call_context::config();
-        let get = |key: &str| {
-            pairs
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.clone())
-        };
+        let get = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
         let base_url = get("base_url").unwrap_or_else(|| "https://api.github.com".to_owned());
         let repo = get("repo").ok_or(
             "ws:github is not configured: add it with --config repo=OWNER/NAME".to_owned(),
@@ -86,7 +81,10 @@ impl Guest for Github {
         let mut headers = vec![
             ("idempotency-key".to_owned(), key),
             ("content-type".to_owned(), "application/json".to_owned()),
-            ("accept".to_owned(), "application/vnd.github+json".to_owned()),
+            (
+                "accept".to_owned(),
+                "application/vnd.github+json".to_owned(),
+            ),
             ("user-agent".to_owned(), "computer-ws-github".to_owned()),
         ];
         if let Some(token) = &config.token {

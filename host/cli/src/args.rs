@@ -93,6 +93,9 @@ pub enum Command {
     /// Module components (ws:NAME) stored in the workspace: add, ls, rm
     #[command(subcommand)]
     Modules(crate::modules_cmd::ModulesCommand),
+    /// The container backend's container for this workspace: stop, status
+    #[command(subcommand)]
+    Container(crate::container_cmd::ContainerCommand),
     /// Serve the agent tools over MCP on stdin/stdout (logs go to stderr)
     Mcp {
         #[command(flatten)]
@@ -121,9 +124,12 @@ pub struct ToolSetArgs {
 
 #[derive(Args, Debug)]
 pub struct ExecArgs {
-    /// Backend: shell (bash), js, or a guest registered with --guest
+    /// Backend: shell (bash), js, container (sh in a Docker/Podman container), auto (shell, then container on "command not found"), or a guest registered with --guest
     #[arg(long, default_value = "shell")]
     pub backend: String,
+    /// Image for the container and auto backends [default: $COMPUTER_CONTAINER_IMAGE, else localhost/computer-busybox:latest]
+    #[arg(long)]
+    pub image: Option<String>,
     /// Working directory in the workspace [default: /]
     #[arg(long)]
     pub cwd: Option<String>,

@@ -60,16 +60,23 @@ pub fn respond(
             })?;
             Answer::Approved(v)
         }
-        (None, None) => return Err(CliError::invalid("give an answer as JSON, or --reject REASON")),
+        (None, None) => {
+            return Err(CliError::invalid(
+                "give an answer as JSON, or --reject REASON",
+            ));
+        }
     };
     let ws = Arc::new(ws);
     let runtime = runtime()?;
     match runtime.respond(ws.clone(), run, call, answer)? {
         Some(handle) => Ok(follow(&ws, handle, out)),
         None => {
-            out.emit(json!({"run_id": run, "call_id": call, "resumed": false}), || {
-                println!("answered; run {run} still waits for other answers");
-            });
+            out.emit(
+                json!({"run_id": run, "call_id": call, "resumed": false}),
+                || {
+                    println!("answered; run {run} still waits for other answers");
+                },
+            );
             Ok(0)
         }
     }
@@ -117,7 +124,10 @@ pub fn recover(ws: Workspace, out: Out) -> CliResult<u8> {
                     r["exit_code"]
                 ),
                 Some("marked_failed") => println!("{id}: its process died; marked failed"),
-                _ => println!("{id}: cannot resume: {}", r["error"].as_str().unwrap_or_default()),
+                _ => println!(
+                    "{id}: cannot resume: {}",
+                    r["error"].as_str().unwrap_or_default()
+                ),
             }
         }
     });

@@ -130,6 +130,9 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         on_interrupt: args.on_interrupt,
     };
     let ws = Arc::new(ws);
+    if let Some(code) = crate::container_cmd::exec(&runtime, &ws, &source, &options, &args, out)? {
+        return Ok(code);
+    }
     let handle = runtime.exec(ws.clone(), &source, options)?;
     Ok(follow(&ws, handle, out))
 }

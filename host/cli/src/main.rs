@@ -2,6 +2,7 @@
 
 mod args;
 mod audit_cmd;
+mod container_cmd;
 mod durable_cmd;
 mod error;
 mod exec_cmd;
@@ -106,6 +107,7 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         } => return Ok(ExitCode::from(durable_cmd::respond(ws, &run, &call, answer, reject, out)?)),
         Command::Recover => return Ok(ExitCode::from(durable_cmd::recover(ws, out)?)),
         Command::Modules(cmd) => modules_cmd::run(&ws, cmd, out)?,
+        Command::Container(cmd) => return Ok(ExitCode::from(container_cmd::run(&ws, cmd, out)?)),
         Command::Mcp { tools } => mcp_cmd::serve(ws, tools)?,
         Command::Tools { .. } => unreachable!("handled above"),
     }

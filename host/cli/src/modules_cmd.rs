@@ -82,13 +82,8 @@ fn add(
     // Load it now, so a broken component is refused here rather than
     // breaking every later `exec`.
     let runtime = Runtime::new(RuntimeConfig::default())?;
-    let module = ComponentModule::load(
-        &runtime,
-        name,
-        &bytes,
-        config.clone(),
-        allow_hosts.clone(),
-    )?;
+    let module =
+        ComponentModule::load(&runtime, name, &bytes, config.clone(), allow_hosts.clone())?;
     let functions = functions_json(&module);
     let replaced = ws.add_module(&NewModule {
         name,

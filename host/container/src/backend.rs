@@ -700,6 +700,8 @@ impl ContainerBackend {
             }
             None => false,
         };
+        // Newer than the watchdog's first mark.
+        st.touch_heartbeat();
         let rev_at_push = manifest.rev;
 
         let mut argv = vec![
@@ -720,8 +722,9 @@ impl ContainerBackend {
             format!("{MOUNT_POINT}{cwd}")
         };
         let heartbeat = || st.touch_heartbeat();
+        // Well inside the watchdog's window, so a long command keeps it alive.
         let beat_every =
-            (config.idle_timeout / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
+            (config.idle_timeout / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
         std::fs::write(&pending, run_id).map_err(|e| ContainerError::sync(pending.display(), e))?;
 
         let mut tries = 0;
@@ -751,6 +754,7 @@ impl ContainerBackend {
                         Ok(c) => {
                             created = c;
                             let _ = std::fs::write(st.dir.join("container"), &fingerprint);
+                            st.touch_heartbeat();
                         }
                         Err(e) => break Err(e),
                     }

@@ -79,9 +79,12 @@ pub(crate) async fn run(
         working_dir: Some(cmd.cwd.clone()),
         ..Default::default()
     };
+    // Podman reports a missing or stopped container as a 500 here.
     let exec = match docker.create_exec(cmd.container, config).await {
         Ok(e) => e,
-        Err(e) if is_not_found(&e) || is_conflict(&e) => return Err(RunError::Gone(e.to_string())),
+        Err(e @ bollard::errors::Error::DockerResponseServerError { .. }) => {
+            return Err(RunError::Gone(e.to_string()));
+        }
         Err(e) => return Err(engine(e)),
     };
     let start = StartExecOptions {

@@ -29,7 +29,8 @@ pub(crate) const LABEL_SPEC: &str = "computer.spec";
 const WATCHDOG: &str = r#"idle="$1"
 while :; do
   : > /tmp/.computer-idle 2>/dev/null || exec sleep 2147483647
-  sleep "$idle"
+  # Interrupted (a command's `kill -1` reaches this sleep too): look again later.
+  sleep "$idle" || continue
   [ /.computer/heartbeat -nt /tmp/.computer-idle ] || exit 0
 done"#;
 

@@ -372,7 +372,7 @@ fn a_timeout_kills_the_command() {
         "echo before; sleep 120 & sleep 120; echo after",
         o.clone(),
     );
-    assert_eq!(r.exit_code, 124);
+    assert_eq!(r.exit_code, 124, "stderr: {}", text(&r.stderr));
     assert_eq!(r.status, RunStatus::TimedOut);
     assert_eq!(text(&r.stdout), "before\n");
     assert!(text(&r.stderr).contains("timed out"), "{}", text(&r.stderr));
@@ -383,7 +383,7 @@ fn a_timeout_kills_the_command() {
         "trap '' TERM; echo stubborn; while :; do sleep 1; done",
         o,
     );
-    assert_eq!(r.exit_code, 124);
+    assert_eq!(r.exit_code, 124, "stderr: {}", text(&r.stderr));
     assert_eq!(text(&r.stdout), "stubborn\n");
 
     // Nothing of it survives, and the container still works.
@@ -569,7 +569,7 @@ fn an_idle_container_removes_itself() {
     assert!(gone, "the idle container was not removed");
     // And the next exec brings it back.
     let r = run(&f, "echo back");
-    assert_eq!(text(&r.stdout), "back\n");
+    assert_eq!(text(&r.stdout), "back\n", "stderr: {}", text(&r.stderr));
     assert!(r.container.unwrap().created);
 }
 
@@ -618,16 +618,23 @@ fn auto_falls_back_to_the_container_on_command_not_found() {
     let r = auto("echo in the shell");
     assert_eq!((r.backend.as_str(), r.exit_code), ("shell", 0));
     assert!(r.fallback.is_none());
-    // The shell does not have busybox; the container does.
-    let r = auto("busybox echo fell back > /fell.txt; busybox cat /workspace/fell.txt");
+    // The shell does not have `dc`; the container (busybox) does.
+    let r = auto("dc -e '6 7 * p' && pwd");
     assert_eq!(r.backend, "container", "stderr: {}", text(&r.stderr));
     assert_eq!(r.exit_code, 0, "stderr: {}", text(&r.stderr));
-    assert_eq!(text(&r.stdout), "fell back\n");
+    assert_eq!(text(&r.stdout), "42\n/workspace\n");
     assert_eq!(r.fallback.as_ref().unwrap().exit_code, 127);
-    // In the container `/fell.txt` is outside the workspace: nothing pulled.
-    assert!(!f.ws.exists("/fell.txt").unwrap());
+    let fallback = r.fallback.as_ref().unwrap();
+    assert_eq!(fallback.from, "shell");
+    assert_eq!(
+        f.ws.run_record(&fallback.run_id)
+            .unwrap()
+            .unwrap()
+            .exit_code,
+        Some(127)
+    );
     // A script that wrote to the workspace first is not run twice.
-    let r = auto("echo once >> /log.txt; busybox true");
+    let r = auto("echo once >> /log.txt; dc -e '1 p'");
     assert_eq!((r.backend.as_str(), r.exit_code), ("shell", 127));
     assert_eq!(f.ws.read("/log.txt").unwrap(), b"once\n");
 }

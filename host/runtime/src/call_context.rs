@@ -31,7 +31,10 @@ pub(crate) trait InterruptSource: Send + Sync {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     Approved(Value),
-    Rejected { reason: String, value: Option<Value> },
+    Rejected {
+        reason: String,
+        value: Option<Value>,
+    },
 }
 
 /// The context of one module call. Stable across replays: the same call

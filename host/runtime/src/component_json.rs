@@ -263,7 +263,7 @@ fn show(v: &Value) -> String {
     match v {
         Value::String(s) if s.chars().count() > 40 => {
             let cut: String = s.chars().take(37).collect();
-            format!("{}...", Value::String(cut))
+            Value::String(format!("{cut}...")).to_string()
         }
         Value::Array(a) => format!("an array of {} elements", a.len()),
         Value::Object(_) => "an object".into(),
@@ -419,7 +419,8 @@ pub(crate) fn from_json(ty: &Type, v: &Value, path: &mut JsonPath) -> Result<Val
             match v {
                 Value::Object(obj) => {
                     for (k, item) in obj {
-                        let key = path.field(k, |p| from_json(&kt, &Value::String(k.clone()), p))?;
+                        let key =
+                            path.field(k, |p| from_json(&kt, &Value::String(k.clone()), p))?;
                         let val = path.field(k, |p| from_json(&vt, item, p))?;
                         out.push((key, val));
                     }
@@ -534,9 +535,9 @@ pub(crate) fn from_json(ty: &Type, v: &Value, path: &mut JsonPath) -> Result<Val
                         case.name
                     ));
                 }
-                (Some(t), Some(p)) => Some(Box::new(path.field(case.name, |pp| {
-                    from_json(t, p, pp)
-                })?)),
+                (Some(t), Some(p)) => {
+                    Some(Box::new(path.field(case.name, |pp| from_json(t, p, pp))?))
+                }
             };
             Val::Variant(case.name.to_owned(), payload)
         }
@@ -604,11 +605,7 @@ pub(crate) fn from_json(ty: &Type, v: &Value, path: &mut JsonPath) -> Result<Val
             };
             Val::Result(if is_ok { Ok(payload) } else { Err(payload) })
         }
-        Type::Own(_)
-        | Type::Borrow(_)
-        | Type::Future(_)
-        | Type::Stream(_)
-        | Type::ErrorContext => {
+        Type::Own(_) | Type::Borrow(_) | Type::Future(_) | Type::Stream(_) | Type::ErrorContext => {
             return path.fail(format!("{} cannot be passed as JSON", describe(ty)));
         }
     })

@@ -70,7 +70,8 @@ impl RunState {
             Ok(Step::Replay(bytes)) => decode(&bytes, name),
             Ok(Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq)) => {
                 let out = op(&self.workspace);
-                let row = Journal::entry(seq, "fs", name, hash, EntryStatus::Done, Some(encode(&out)));
+                let row =
+                    Journal::entry(seq, "fs", name, hash, EntryStatus::Done, Some(encode(&out)));
                 let recorded = journal::lock(&j).record(row);
                 recorded.map_err(|e| self.journal_failure(e))?;
                 Ok(out)
@@ -146,7 +147,9 @@ impl RunState {
         &mut self,
         target: &str,
         hash: i64,
-        call: impl FnOnce(&mut crate::CallContext) -> Result<String, crate::bindings::modules::ModuleError>,
+        call: impl FnOnce(
+            &mut crate::CallContext,
+        ) -> Result<String, crate::bindings::modules::ModuleError>,
         module: &str,
         function: &str,
     ) -> wasmtime::Result<Result<String, crate::bindings::modules::ModuleError>> {
@@ -161,10 +164,12 @@ impl RunState {
             Ok(Step::Replay(bytes)) => return decode(&bytes, target),
             Ok(Step::Unsafe(seq)) => {
                 let call_id = call_id(&journal::lock(&j).run_id, seq);
-                let out: Result<String, ModuleError> = Err(ModuleError::MayHaveTakenEffect(format!(
-                    "{target} (call {call_id}) passed unsafe_to_repeat and the run stopped before its result was recorded: \
+                let out: Result<String, ModuleError> = Err(ModuleError::MayHaveTakenEffect(
+                    format!(
+                        "{target} (call {call_id}) passed unsafe_to_repeat and the run stopped before its result was recorded: \
                      it may have taken effect, so it was not repeated"
-                )));
+                    ),
+                ));
                 self.commit_call(&j, seq, target, hash, &out)?;
                 return Ok(out);
             }
@@ -187,8 +192,7 @@ impl RunState {
             target: target.to_owned(),
             hash,
         });
-        let mut ctx =
-            crate::CallContext::attached(call_id(&run_id, seq), module, function, source);
+        let mut ctx = crate::CallContext::attached(call_id(&run_id, seq), module, function, source);
         let out = call(&mut ctx);
         if ctx.parked() {
             return Err(self.stop_with(Stop::Parked, "the run is waiting for an answer".into()));
@@ -206,7 +210,14 @@ impl RunState {
         out: &T,
     ) -> wasmtime::Result<()> {
         let mut jl = journal::lock(j);
-        let row = Journal::entry(seq, "module", target, hash, EntryStatus::Done, Some(encode(out)));
+        let row = Journal::entry(
+            seq,
+            "module",
+            target,
+            hash,
+            EntryStatus::Done,
+            Some(encode(out)),
+        );
         let r = jl.record(row).and_then(|_| jl.flush_all());
         drop(jl);
         r.map_err(|e| self.journal_failure(e))
@@ -270,7 +281,14 @@ impl InterruptSource for DurableCall {
 
     fn mark_unsafe(&self, _call_id: &str) -> Result<(), String> {
         let mut j = journal::lock(&self.journal);
-        let row = Journal::entry(self.seq, "module", &self.target, self.hash, EntryStatus::Unsafe, None);
+        let row = Journal::entry(
+            self.seq,
+            "module",
+            &self.target,
+            self.hash,
+            EntryStatus::Unsafe,
+            None,
+        );
         j.record(row).map_err(|e| e.to_string())?;
         j.flush_all().map_err(|e| e.to_string())
     }
@@ -288,12 +306,15 @@ pub(crate) fn answer_json(a: &Answer) -> String {
 }
 
 fn parse_answer(text: &str) -> Result<Answer, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("stored answer is not JSON: {e}"))?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| format!("stored answer is not JSON: {e}"))?;
     if let Some(reason) = v.get("rejected") {
         return Ok(Answer::Rejected {
             reason: reason.as_str().unwrap_or_default().to_owned(),
             value: v.get("value").filter(|v| !v.is_null()).cloned(),
         });
     }
-    Ok(Answer::Approved(v.get("approved").cloned().unwrap_or(Value::Null)))
+    Ok(Answer::Approved(
+        v.get("approved").cloned().unwrap_or(Value::Null),
+    ))
 }

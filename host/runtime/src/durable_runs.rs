@@ -10,13 +10,13 @@ use base64::Engine as _;
 use computer_store::{RunEnd, Workspace};
 use serde::{Deserialize, Serialize};
 
+use crate::Runtime;
 use crate::call_context::Answer;
 use crate::durable_calls::answer_json;
 use crate::error::ExecError;
 use crate::exec::{ExecOptions, Job, OnInterrupt, RunHandle, Slot};
 use crate::lease;
 use crate::limits::Limits;
-use crate::Runtime;
 
 /// Everything needed to run a durable run again, as recorded with it.
 /// (The environment is kept in full: a replay must see what the first
@@ -144,7 +144,8 @@ impl Runtime {
         };
         if OnInterrupt::parse(&claimed.on_interrupt) != Some(OnInterrupt::Replay) {
             return Err(fail(
-                "it was interrupted and its on_interrupt is \"fail\"; it has no journal to replay".into(),
+                "it was interrupted and its on_interrupt is \"fail\"; it has no journal to replay"
+                    .into(),
             ));
         }
         let spec = claimed
@@ -215,7 +216,8 @@ impl Runtime {
                     Some(o) if o == lease::owner_id() => false,
                     Some(o) => {
                         lease::owner_dead(o)
-                            || u.lease_until_ns.is_none_or(|t| t < computer_store::now_ns())
+                            || u.lease_until_ns
+                                .is_none_or(|t| t < computer_store::now_ns())
                     }
                 };
             let answered = u.status == "waiting" && u.answered;
@@ -234,7 +236,12 @@ impl Runtime {
                 continue;
             }
             // Claim it first, so two recovering processes do not both act.
-            match ws.claim_run(&run_id, lease::owner_id(), self.inner.config.lease, &lease::owner_dead) {
+            match ws.claim_run(
+                &run_id,
+                lease::owner_id(),
+                self.inner.config.lease,
+                &lease::owner_dead,
+            ) {
                 Ok(Some(_)) => {
                     let reason = format!(
                         "the process running it ({}) died; its on_interrupt is \"fail\", so it was not resumed",

@@ -18,9 +18,9 @@ use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 
 use crate::bindings::RunRequest;
 use crate::durable_runs::RunSpec;
+use crate::error::ExecError;
 use crate::journal::{self, Journal, JournalMonotonicClock, JournalWallClock};
 use crate::lease::{self, LeaseKeeper};
-use crate::error::ExecError;
 use crate::limits::{Limits, MemoryLimiter};
 use crate::output::{Channel, Sink};
 use crate::state::{RunState, Stop};
@@ -440,7 +440,10 @@ impl Job {
         let events = self.events.clone().expect("started by Runtime::start");
         let mut stdout = Sink::new(Channel::Stdout, self.limits.stdout_bytes, events.clone());
         let mut stderr = Sink::new(Channel::Stderr, self.limits.stderr_bytes, events.clone());
-        let journal = match self.durable.map(|_| Journal::load(self.workspace.clone(), &self.run_id)) {
+        let journal = match self
+            .durable
+            .map(|_| Journal::load(self.workspace.clone(), &self.run_id))
+        {
             None => None,
             Some(Ok(j)) => Some(Arc::new(std::sync::Mutex::new(j))),
             Some(Err(e)) => {
@@ -587,7 +590,9 @@ impl Job {
                 .monotonic_clock(JournalMonotonicClock(j.clone()))
                 .secure_random(rand::rngs::StdRng::from_seed(seed))
                 .insecure_random(rand::rngs::StdRng::from_seed(insecure))
-                .insecure_random_seed(u128::from_le_bytes(seed[..16].try_into().expect("16 bytes")));
+                .insecure_random_seed(u128::from_le_bytes(
+                    seed[..16].try_into().expect("16 bytes"),
+                ));
         }
         let state = RunState {
             wasi: wasi.build(),

@@ -56,7 +56,10 @@ fn edit_ok() -> store::ResultEncoder {
 }
 
 fn batch_args(batch: &[store::TextEdit]) -> Vec<(&str, &str)> {
-    batch.iter().map(|e| (e.old.as_str(), e.new.as_str())).collect()
+    batch
+        .iter()
+        .map(|e| (e.old.as_str(), e.new.as_str()))
+        .collect()
 }
 
 fn kind(k: store::NodeKind) -> NodeKind {
@@ -270,17 +273,17 @@ impl fs::Host for RunState {
         };
         self.fs_read("grep", &hash_args, |ws| {
             ws.grep(&dir, &query, &opts).map_err(err).map(|p| {
-            p.matches
-                .into_iter()
-                .map(|m| GrepMatch {
-                    path: m.path,
-                    line_number: m.line_number.min(u32::MAX as u64) as u32,
-                    line: m.line,
-                    before: m.before,
-                    after: m.after,
-                })
-                .collect()
-        })
+                p.matches
+                    .into_iter()
+                    .map(|m| GrepMatch {
+                        path: m.path,
+                        line_number: m.line_number.min(u32::MAX as u64) as u32,
+                        line: m.line,
+                        before: m.before,
+                        after: m.after,
+                    })
+                    .collect()
+            })
         })
     }
 

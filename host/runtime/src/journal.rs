@@ -132,8 +132,16 @@ impl Journal {
                  the run's behaviour depends on something outside the journal",
                 e.kind,
                 e.name,
-                if same_call { " with other arguments" } else { "" },
-                if same_call { " with different arguments" } else { "" },
+                if same_call {
+                    " with other arguments"
+                } else {
+                    ""
+                },
+                if same_call {
+                    " with different arguments"
+                } else {
+                    ""
+                },
             );
             self.diverged = Some(msg.clone());
             return Err(msg);
@@ -245,7 +253,10 @@ impl Journal {
             .collect();
         if let Err(e) = self.ws.journal_output(&self.run_id, &rows, &chunks) {
             self.restore_pending(rows);
-            self.out_buf = chunks.into_iter().map(|(c, b)| (c as usize - 1, b)).collect();
+            self.out_buf = chunks
+                .into_iter()
+                .map(|(c, b)| (c as usize - 1, b))
+                .collect();
             return Err(e);
         }
         self.out_bytes = 0;

@@ -96,7 +96,9 @@ impl LeaseKeeper {
                             return;
                         }
                         // A busy database: try again next period, the lease has slack.
-                        Err(e) => tracing::warn!(run = %run_id, "cannot renew the run's lease: {e}"),
+                        Err(e) => {
+                            tracing::warn!(run = %run_id, "cannot renew the run's lease: {e}")
+                        }
                     }
                 }
             })

@@ -49,9 +49,16 @@ impl Limits {
     /// guest. Its output budget follows the larger output cap, so a flood
     /// stops soon after the host starts dropping it.
     pub(crate) fn shell_env(&self) -> [(&'static str, String); 4] {
-        let output = self.stdout_bytes.max(self.stderr_bytes).saturating_mul(2).max(1);
+        let output = self
+            .stdout_bytes
+            .max(self.stderr_bytes)
+            .saturating_mul(2)
+            .max(1);
         [
-            ("COMPUTER_SHELL_MAX_COMMANDS", self.shell.max_commands.to_string()),
+            (
+                "COMPUTER_SHELL_MAX_COMMANDS",
+                self.shell.max_commands.to_string(),
+            ),
             (
                 "COMPUTER_SHELL_MAX_LOOP_ITERATIONS",
                 self.shell.max_loop_iterations.to_string(),

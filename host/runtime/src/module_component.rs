@@ -180,7 +180,12 @@ impl ComponentModule {
             .iter()
             .find(|f| f.info.name == function)
             .ok_or_else(|| {
-                let names: Vec<&str> = self.inner.funcs.iter().map(|f| f.info.name.as_str()).collect();
+                let names: Vec<&str> = self
+                    .inner
+                    .funcs
+                    .iter()
+                    .map(|f| f.info.name.as_str())
+                    .collect();
                 ModuleCallError::NotFound(format!(
                     "module {} has no function {function}; it exports: {}",
                     self.inner.name,
@@ -331,8 +336,7 @@ fn linker(engine: &Engine) -> Result<Linker<ModuleState>, ExecError> {
     }
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(ExecError::engine)?;
-    wasmtime_wasi_http::p2::add_only_http_to_linker_sync(&mut linker)
-        .map_err(ExecError::engine)?;
+    wasmtime_wasi_http::p2::add_only_http_to_linker_sync(&mut linker).map_err(ExecError::engine)?;
     call_context::add_to_linker::<ModuleState, HasSelf<ModuleState>>(&mut linker, |s| s)
         .map_err(ExecError::engine)?;
     interrupt::add_to_linker::<ModuleState, HasSelf<ModuleState>>(&mut linker, |s| s)
@@ -709,10 +713,7 @@ impl ComponentModule {
             Err(e) => Err(if let Some(stop) = state.stop {
                 stop
             } else if state.timed_out {
-                ModuleCallError::Failed(format!(
-                    "{label} timed out after {:?}",
-                    limits.timeout
-                ))
+                ModuleCallError::Failed(format!("{label} timed out after {:?}", limits.timeout))
             } else if state.limiter.hit {
                 ModuleCallError::Failed(format!(
                     "{label} exceeded its memory limit ({} MiB)",

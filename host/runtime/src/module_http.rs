@@ -35,7 +35,6 @@ impl AllowList {
             .map(AllowList)
     }
 
-
     /// Whether a request to `host` (as in a URI: IPv6 in brackets) on
     /// `port` is allowed.
     pub(crate) fn allows(&self, host: &str, port: u16) -> bool {
@@ -65,8 +64,7 @@ fn parse_entry(raw: &str) -> Result<Entry, String> {
     if s.is_empty() {
         return bad("it is empty");
     }
-    if s.contains("://") || s.contains('/') || s.contains('@') || s.contains(char::is_whitespace)
-    {
+    if s.contains("://") || s.contains('/') || s.contains('@') || s.contains(char::is_whitespace) {
         return bad("give only the host, without scheme, path or user");
     }
     let (host, port) = if let Some(rest) = s.strip_prefix('[') {
@@ -146,11 +144,13 @@ impl WasiHttpHooks for HttpPolicy {
     ) -> SendFuture {
         let uri = request.uri();
         let host = uri.host().unwrap_or("").to_owned();
-        let port = uri.port_u16().unwrap_or(if uri.scheme() == Some(&Scheme::HTTPS) {
-            443
-        } else {
-            80
-        });
+        let port = uri
+            .port_u16()
+            .unwrap_or(if uri.scheme() == Some(&Scheme::HTTPS) {
+                443
+            } else {
+                80
+            });
         if !self.allow.allows(&host, port) {
             tracing::warn!(
                 module = %self.module,
@@ -185,7 +185,12 @@ mod tests {
 
     #[test]
     fn hosts_and_ports() {
-        let l = list(&["api.github.com", "127.0.0.1:8080", "[::1]:9000", "*.example.org"]);
+        let l = list(&[
+            "api.github.com",
+            "127.0.0.1:8080",
+            "[::1]:9000",
+            "*.example.org",
+        ]);
         assert!(l.allows("api.github.com", 443));
         assert!(l.allows("API.GitHub.com", 80));
         assert!(l.allows("127.0.0.1", 8080));

@@ -25,7 +25,8 @@ fn runtime() -> Runtime {
         ..Default::default()
     })
     .expect("runtime");
-    rt.register_guest("js", JS_GUEST.unwrap()).expect("js guest");
+    rt.register_guest("js", JS_GUEST.unwrap())
+        .expect("js guest");
     rt
 }
 
@@ -285,7 +286,12 @@ appendFileSync("{name}", JSON.stringify(r));
     assert_ne!(pa.call_id, pb.call_id);
 
     let rb = rt
-        .respond(ws.clone(), &b.run_id, &pb.call_id, Answer::Approved(json!("B")))
+        .respond(
+            ws.clone(),
+            &b.run_id,
+            &pb.call_id,
+            Answer::Approved(json!("B")),
+        )
         .unwrap()
         .unwrap()
         .wait();
@@ -293,7 +299,12 @@ appendFileSync("{name}", JSON.stringify(r));
     assert!(ws.read("/work/a").is_err(), "run a must still wait");
     assert_eq!(ws.run_record(&a.run_id).unwrap().unwrap().status, "waiting");
     let ra = rt
-        .respond(ws.clone(), &a.run_id, &pa.call_id, Answer::Approved(json!("A")))
+        .respond(
+            ws.clone(),
+            &a.run_id,
+            &pa.call_id,
+            Answer::Approved(json!("A")),
+        )
         .unwrap()
         .unwrap()
         .wait();
@@ -312,19 +323,37 @@ fn answering_twice_or_an_unknown_call_is_a_clear_error() {
     );
     let first = ws.pending_interrupts().unwrap().remove(0);
     let unknown = rt
-        .respond(ws.clone(), &r.run_id, "no-such-call", Answer::Approved(json!(1)))
+        .respond(
+            ws.clone(),
+            &r.run_id,
+            "no-such-call",
+            Answer::Approved(json!(1)),
+        )
         .err()
         .expect("an unknown call is an error")
         .to_string();
-    assert!(unknown.contains("no interrupt for call no-such-call"), "{unknown}");
+    assert!(
+        unknown.contains("no interrupt for call no-such-call"),
+        "{unknown}"
+    );
     let r2 = rt
-        .respond(ws.clone(), &first.run_id, &first.call_id, Answer::Approved(json!(1)))
+        .respond(
+            ws.clone(),
+            &first.run_id,
+            &first.call_id,
+            Answer::Approved(json!(1)),
+        )
         .unwrap()
         .unwrap()
         .wait();
     assert_eq!(r2.status, RunStatus::Waiting, "{}", describe(&r2));
     let twice = rt
-        .respond(ws.clone(), &first.run_id, &first.call_id, Answer::Approved(json!(2)))
+        .respond(
+            ws.clone(),
+            &first.run_id,
+            &first.call_id,
+            Answer::Approved(json!(2)),
+        )
         .err()
         .expect("answering twice is an error")
         .to_string();
@@ -332,13 +361,23 @@ fn answering_twice_or_an_unknown_call_is_a_clear_error() {
     let second = ws.pending_interrupts().unwrap().remove(0);
     assert_ne!(second.call_id, first.call_id);
     let r3 = rt
-        .respond(ws.clone(), &second.run_id, &second.call_id, Answer::Approved(json!(2)))
+        .respond(
+            ws.clone(),
+            &second.run_id,
+            &second.call_id,
+            Answer::Approved(json!(2)),
+        )
         .unwrap()
         .unwrap()
         .wait();
     assert_eq!(r3.status, RunStatus::Completed, "{}", describe(&r3));
     let ended = rt
-        .respond(ws.clone(), &second.run_id, &second.call_id, Answer::Approved(json!(3)))
+        .respond(
+            ws.clone(),
+            &second.run_id,
+            &second.call_id,
+            Answer::Approved(json!(3)),
+        )
         .err()
         .expect("answering an ended run is an error")
         .to_string();
@@ -386,7 +425,12 @@ console.log("again", seen);
     std::thread::sleep(std::time::Duration::from_millis(20));
     let p = ws.pending_interrupts().unwrap().remove(0);
     let r2 = rt
-        .respond(ws.clone(), &p.run_id, &p.call_id, Answer::Approved(json!(1)))
+        .respond(
+            ws.clone(),
+            &p.run_id,
+            &p.call_id,
+            Answer::Approved(json!(1)),
+        )
         .unwrap()
         .unwrap()
         .wait();
@@ -418,14 +462,21 @@ gate.ask("x");
     gate.extra.store(true, Ordering::SeqCst);
     let p = ws.pending_interrupts().unwrap().remove(0);
     let r2 = rt
-        .respond(ws.clone(), &p.run_id, &p.call_id, Answer::Approved(json!(1)))
+        .respond(
+            ws.clone(),
+            &p.run_id,
+            &p.call_id,
+            Answer::Approved(json!(1)),
+        )
         .unwrap()
         .unwrap()
         .wait();
     assert_eq!(r2.status, RunStatus::Failed, "{}", describe(&r2));
     let err = r2.error.clone().unwrap_or_default();
     assert!(
-        err.contains("nondeterministic replay") && err.contains("fs.append") && err.contains("fs.write"),
+        err.contains("nondeterministic replay")
+            && err.contains("fs.append")
+            && err.contains("fs.write"),
         "{}",
         describe(&r2)
     );
@@ -447,7 +498,12 @@ console.log("sent", n);
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
     let p = ws.pending_interrupts().unwrap().remove(0);
     let r2 = rt
-        .respond(ws.clone(), &p.run_id, &p.call_id, Answer::Approved(json!(1)))
+        .respond(
+            ws.clone(),
+            &p.run_id,
+            &p.call_id,
+            Answer::Approved(json!(1)),
+        )
         .unwrap()
         .unwrap()
         .wait();
@@ -474,7 +530,11 @@ fn runs_are_durable_by_default_and_ephemeral_on_request() {
             )
             .unwrap()
             .wait();
-        let status = if journalled { RunStatus::Waiting } else { RunStatus::Completed };
+        let status = if journalled {
+            RunStatus::Waiting
+        } else {
+            RunStatus::Completed
+        };
         assert_eq!(r.status, status, "{on:?}: {}", describe(&r));
         assert_eq!(!ws.journal(&r.run_id).unwrap().is_empty(), journalled);
     }

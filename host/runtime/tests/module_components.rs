@@ -146,8 +146,19 @@ fn the_function_list_has_wit_like_types() {
     let mut sorted = names.clone();
     sorted.sort();
     assert_eq!(names, sorted, "sorted by name");
-    for expected in ["add", "ask", "echo", "echo-point", "greet", "nothing", "ok-unit"] {
-        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    for expected in [
+        "add",
+        "ask",
+        "echo",
+        "echo-point",
+        "greet",
+        "nothing",
+        "ok-unit",
+    ] {
+        assert!(
+            names.contains(&expected),
+            "{expected} missing from {names:?}"
+        );
     }
     let f = |name: &str| fns.iter().find(|f| f.name == name).expect(name).clone();
     let sig = |name: &str| {
@@ -177,7 +188,10 @@ fn the_function_list_has_wit_like_types() {
             Some("result<_, enum { red, green, blue }>".into())
         )
     );
-    assert_eq!(sig("ok-unit"), ("".into(), Some("result<_, string>".into())));
+    assert_eq!(
+        sig("ok-unit"),
+        ("".into(), Some("result<_, string>".into()))
+    );
     assert_eq!(sig("nothing"), ("".into(), None));
     assert_eq!(
         sig("context"),
@@ -226,7 +240,10 @@ fn bad_names_and_bad_components_are_refused_at_load() {
         vec![],
         vec![],
     ));
-    assert!(reason.contains("not a valid WebAssembly component"), "{reason}");
+    assert!(
+        reason.contains("not a valid WebAssembly component"),
+        "{reason}"
+    );
 
     let reason = bad_module(ComponentModule::load(
         &rt,
@@ -241,10 +258,7 @@ fn bad_names_and_bad_components_are_refused_at_load() {
     if let Some(js) = JS_GUEST {
         let err = ComponentModule::load(&rt, "ws:js", js, vec![], vec![]);
         let reason = bad_module(err);
-        assert!(
-            reason.contains("exports exactly one interface"),
-            "{reason}"
-        );
+        assert!(reason.contains("exports exactly one interface"), "{reason}");
     }
 }
 
@@ -327,14 +341,22 @@ fn every_value_kind_round_trips_through_json() {
     assert_eq!(out["bare"], json!({"err": null}));
     assert_eq!(out["form"], json!("empty"));
     assert_eq!(out["access"], json!([]));
-    assert_eq!(out["v-f32"], json!(0.1), "f32 keeps its shortest decimal form");
+    assert_eq!(
+        out["v-f32"],
+        json!(0.1),
+        "f32 keeps its shortest decimal form"
+    );
 
     other["form"] = json!({"square": 9});
     other["access"] = json!(["exec", "read", "exec"]);
     other["maybe"] = Value::Null;
     let out = ok(&m, "echo", json!([other]));
     assert_eq!(out["form"], json!({"square": 9}));
-    assert_eq!(out["access"], json!(["read", "exec"]), "flags in declaration order, once");
+    assert_eq!(
+        out["access"],
+        json!(["read", "exec"]),
+        "flags in declaration order, once"
+    );
     assert_eq!(out["maybe"], Value::Null);
 
     // NaN has no JSON: null in, null out.
@@ -397,9 +419,21 @@ fn integers_are_range_checked() {
 fn a_wrong_shape_names_the_function_and_the_argument() {
     let m = kinds();
     let cases: Vec<(&str, Value, &str)> = vec![
-        ("add", json!(["x", 1]), "ws:kinds.add: argument a: expected s64, got \"x\""),
-        ("add", json!([1, null]), "ws:kinds.add: argument b: expected s64, got null"),
-        ("greet", json!([7]), "ws:kinds.greet: argument name: expected string, got 7"),
+        (
+            "add",
+            json!(["x", 1]),
+            "ws:kinds.add: argument a: expected s64, got \"x\"",
+        ),
+        (
+            "add",
+            json!([1, null]),
+            "ws:kinds.add: argument b: expected s64, got null",
+        ),
+        (
+            "greet",
+            json!([7]),
+            "ws:kinds.greet: argument name: expected string, got 7",
+        ),
         (
             "greet",
             json!(["a", 3]),
@@ -457,25 +491,85 @@ fn a_wrong_shape_names_the_function_and_the_argument() {
         ),
     ];
     for (function, args, expected) in cases {
-        assert_eq!(bad_args(&m, function, args.clone()), expected, "{function}({args})");
+        assert_eq!(
+            bad_args(&m, function, args.clone()),
+            expected,
+            "{function}({args})"
+        );
     }
 
     // Deeper paths: list index, tuple element, variant payload, flags, char.
     let deep: Vec<(&str, Value, &str)> = vec![
-        ("points", json!([null, {"x": 1, "y": true}]), "argument value.points[1].y: expected s32, got true"),
-        ("pair", json!(["a", "b"]), "argument value.pair[1]: expected u32, got \"b\""),
-        ("pair", json!(["a"]), "argument value.pair: expected tuple<string, u32> (an array of 2 elements), got an array of 1 elements"),
-        ("form", json!({"circle": "big"}), "argument value.form.circle: expected f64, got \"big\""),
-        ("form", json!("circle"), "argument value.form: case circle needs a payload of type f64: write {\"circle\": ...}"),
-        ("form", json!({"empty": 1}), "argument value.form: case empty has no payload, got 1"),
-        ("form", json!({"cube": 1}), "argument value.form: unknown case \"cube\"; the cases are: circle, square, empty"),
-        ("access", json!(["read", "fly"]), "argument value.access[1]: expected one of the flags read, write, exec, got \"fly\""),
-        ("letter", json!("ab"), "argument value.letter: expected char (a one-character string), got \"ab\""),
-        ("outcome", json!({"maybe": 1}), "argument value.outcome: expected result<u32, string> ({\"ok\": ..} or {\"err\": ..}), got an object"),
-        ("outcome", json!({"ok": "x"}), "argument value.outcome.ok: expected u32, got \"x\""),
-        ("bare", json!({"ok": 1}), "argument value.bare: ok has no payload, got 1"),
-        ("bytes", json!("AAE="), "argument value.bytes: expected list<u8>, got \"AAE=\""),
-        ("flag", json!("true"), "argument value.flag: expected bool, got \"true\""),
+        (
+            "points",
+            json!([null, {"x": 1, "y": true}]),
+            "argument value.points[1].y: expected s32, got true",
+        ),
+        (
+            "pair",
+            json!(["a", "b"]),
+            "argument value.pair[1]: expected u32, got \"b\"",
+        ),
+        (
+            "pair",
+            json!(["a"]),
+            "argument value.pair: expected tuple<string, u32> (an array of 2 elements), got an array of 1 elements",
+        ),
+        (
+            "form",
+            json!({"circle": "big"}),
+            "argument value.form.circle: expected f64, got \"big\"",
+        ),
+        (
+            "form",
+            json!("circle"),
+            "argument value.form: case circle needs a payload of type f64: write {\"circle\": ...}",
+        ),
+        (
+            "form",
+            json!({"empty": 1}),
+            "argument value.form: case empty has no payload, got 1",
+        ),
+        (
+            "form",
+            json!({"cube": 1}),
+            "argument value.form: unknown case \"cube\"; the cases are: circle, square, empty",
+        ),
+        (
+            "access",
+            json!(["read", "fly"]),
+            "argument value.access[1]: expected one of the flags read, write, exec, got \"fly\"",
+        ),
+        (
+            "letter",
+            json!("ab"),
+            "argument value.letter: expected char (a one-character string), got \"ab\"",
+        ),
+        (
+            "outcome",
+            json!({"maybe": 1}),
+            "argument value.outcome: expected result<u32, string> ({\"ok\": ..} or {\"err\": ..}), got an object",
+        ),
+        (
+            "outcome",
+            json!({"ok": "x"}),
+            "argument value.outcome.ok: expected u32, got \"x\"",
+        ),
+        (
+            "bare",
+            json!({"ok": 1}),
+            "argument value.bare: ok has no payload, got 1",
+        ),
+        (
+            "bytes",
+            json!("AAE="),
+            "argument value.bytes: expected list<u8>, got \"AAE=\"",
+        ),
+        (
+            "flag",
+            json!("true"),
+            "argument value.flag: expected bool, got \"true\"",
+        ),
     ];
     for (field, bad, expected) in deep {
         let mut v = everything();
@@ -510,7 +604,9 @@ fn a_top_level_result_is_unwrapped() {
     assert_eq!(ok(&m, "divide", json!([7, 2])), json!(3));
     assert_eq!(
         call(&m, "divide", json!([1, 0])),
-        Err(ModuleCallError::ErrorValue(json!("cannot divide 1 by zero")))
+        Err(ModuleCallError::ErrorValue(json!(
+            "cannot divide 1 by zero"
+        )))
     );
     assert_eq!(
         call(&m, "fail-unit", json!(["blue"])),
@@ -554,7 +650,11 @@ fn an_interrupt_outside_a_durable_run_fails_clearly() {
         msg.contains("ws:kinds.ask needs an approval, but this run is not durable"),
         "{msg}"
     );
-    assert_eq!(c.call_id(), "call-1", "the context is handed back after the trap");
+    assert_eq!(
+        c.call_id(),
+        "call-1",
+        "the context is handed back after the trap"
+    );
     assert!(!c.parked());
 }
 
@@ -593,14 +693,20 @@ fn interrupts_are_approved_rejected_or_park_the_call() {
 
     // No answer yet: the call is stopped and reports Parked.
     let mut c = CallContext::with_answers("c3", "kinds", "ask", vec![]);
-    assert_eq!(m.call("ask", json!(["{}"]), &mut c), Err(ModuleCallError::Parked));
+    assert_eq!(
+        m.call("ask", json!(["{}"]), &mut c),
+        Err(ModuleCallError::Parked)
+    );
     assert!(c.parked(), "the context knows it parked");
     assert_eq!(c.call_id(), "c3");
 
     // Several interrupts are answered in turn.
     let one = vec![Answer::Approved(json!(1))];
     let mut c = CallContext::with_answers("c4", "kinds", "ask-twice", one.clone());
-    assert_eq!(m.call("ask-twice", json!([]), &mut c), Err(ModuleCallError::Parked));
+    assert_eq!(
+        m.call("ask-twice", json!([]), &mut c),
+        Err(ModuleCallError::Parked)
+    );
     let two = vec![Answer::Approved(json!(1)), Answer::Approved(json!("two"))];
     let mut c = CallContext::with_answers("c4", "kinds", "ask-twice", two);
     assert_eq!(
@@ -783,7 +889,10 @@ fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
 
 #[test]
 fn github_posts_an_approved_comment_with_the_call_id_as_idempotency_key() {
-    let server = Server::start(201, r#"{"id": 1, "html_url": "https://github.test/octo/cat/issues/7#c1"}"#);
+    let server = Server::start(
+        201,
+        r#"{"id": 1, "html_url": "https://github.test/octo/cat/issues/7#c1"}"#,
+    );
     let m = github(server.port, vec![format!("127.0.0.1:{}", server.port)]);
     let info = m.functions();
     assert_eq!(info.len(), 1);
@@ -804,7 +913,9 @@ fn github_posts_an_approved_comment_with_the_call_id_as_idempotency_key() {
     let got = server.received();
     assert_eq!(got.len(), 1, "{got:?}");
     assert!(
-        got[0].head.starts_with("POST /repos/octo/cat/issues/7/comments HTTP/1.1\r\n"),
+        got[0]
+            .head
+            .starts_with("POST /repos/octo/cat/issues/7/comments HTTP/1.1\r\n"),
         "{}",
         got[0].head
     );
@@ -850,7 +961,10 @@ fn github_reports_rejections_parks_and_server_errors() {
         m.call("post-comment", json!([7, "x"]), &mut c),
         Err(ModuleCallError::Parked)
     );
-    assert!(server.received().is_empty(), "nothing is sent before approval");
+    assert!(
+        server.received().is_empty(),
+        "nothing is sent before approval"
+    );
 
     let mut c = approved("e");
     match m.call("post-comment", json!([7, "x"]), &mut c) {
@@ -867,7 +981,11 @@ fn github_reports_rejections_parks_and_server_errors() {
 #[test]
 fn http_to_hosts_not_allowed_is_denied() {
     let server = Server::start(201, r#"{"html_url": "u"}"#);
-    let other_port = if server.port == 65535 { 1 } else { server.port + 1 };
+    let other_port = if server.port == 65535 {
+        1
+    } else {
+        server.port + 1
+    };
     for allow in [
         vec![],
         vec![format!("127.0.0.1:{other_port}")],
@@ -889,7 +1007,11 @@ fn http_to_hosts_not_allowed_is_denied() {
         m.call("post-comment", json!([1, "x"]), &mut approved("a")),
         Ok(json!("u"))
     );
-    assert_eq!(server.received().len(), 1, "only the allowed request arrived");
+    assert_eq!(
+        server.received().len(),
+        1,
+        "only the allowed request arrived"
+    );
 }
 
 #[test]
@@ -946,8 +1068,14 @@ fn javascript_imports_module_functions_by_camel_case_name() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "Hello, Ann! 3", "{stdout}");
     assert_eq!(lines[1], r#"{"x":1,"y":2,"label":null}"#, "{stdout}");
-    assert!(lines[2].starts_with("caught") && lines[2].contains("cannot divide 1 by zero"), "{stdout}");
-    assert!(lines[3].starts_with("caught") && lines[3].contains("red"), "{stdout}");
+    assert!(
+        lines[2].starts_with("caught") && lines[2].contains("cannot divide 1 by zero"),
+        "{stdout}"
+    );
+    assert!(
+        lines[3].starts_with("caught") && lines[3].contains("red"),
+        "{stdout}"
+    );
 
     let r = run("import { postComment } from 'ws:kinds';\nconsole.log(postComment);");
     let stderr = String::from_utf8_lossy(&r.stderr).into_owned();

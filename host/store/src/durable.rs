@@ -225,7 +225,9 @@ impl Workspace {
         self.meta_tx(|c| {
             insert_rows(c, run_id, rows)?;
             let next: i64 = c
-                .prepare_cached("SELECT coalesce(max(seq), 0) + 1 FROM run_output WHERE run_id = ?1")?
+                .prepare_cached(
+                    "SELECT coalesce(max(seq), 0) + 1 FROM run_output WHERE run_id = ?1",
+                )?
                 .query_row([run_id], |r| r.get(0))?;
             let mut stmt = c.prepare_cached(
                 "INSERT INTO run_output (run_id, seq, channel, data) VALUES (?1, ?2, ?3, ?4)",
@@ -287,8 +289,10 @@ impl Workspace {
         run: &crate::NewRun<'_>,
         durable: &DurableRun<'_>,
     ) -> Result<()> {
-        self.create_run(run)?;
+        crate::validate_run_id(run.id)?;
+        // One transaction: a crash never leaves a run without its owner.
         self.meta_tx(|c| {
+            crate::runs::insert_run(c, run)?;
             c.prepare_cached(
                 "UPDATE runs SET on_interrupt = ?2, spec = ?3, owner = ?4, lease_until_ns = ?5
                  WHERE id = ?1",

@@ -89,10 +89,8 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<(ModuleRecord, String, String, Stri
 fn finish(row: (ModuleRecord, String, String, String)) -> Result<ModuleRecord> {
     let (mut m, config, allow, functions) = row;
     m.config = serde_json::from_str(&config).map_err(|e| corrupt(&m.name, "config", e))?;
-    m.allow_hosts =
-        serde_json::from_str(&allow).map_err(|e| corrupt(&m.name, "allow_hosts", e))?;
-    m.functions =
-        serde_json::from_str(&functions).map_err(|e| corrupt(&m.name, "functions", e))?;
+    m.allow_hosts = serde_json::from_str(&allow).map_err(|e| corrupt(&m.name, "allow_hosts", e))?;
+    m.functions = serde_json::from_str(&functions).map_err(|e| corrupt(&m.name, "functions", e))?;
     Ok(m)
 }
 
@@ -153,10 +151,11 @@ impl Workspace {
     /// One stored module component.
     pub fn module(&self, name: &str) -> Result<Option<ModuleRecord>> {
         let row = self.read_tx(|c| {
-            Ok(c
-                .prepare_cached(&format!("SELECT {COLUMNS} FROM modules WHERE name = ?1"))?
-                .query_row([name], from_row)
-                .optional()?)
+            Ok(
+                c.prepare_cached(&format!("SELECT {COLUMNS} FROM modules WHERE name = ?1"))?
+                    .query_row([name], from_row)
+                    .optional()?,
+            )
         })?;
         row.map(finish).transpose()
     }
@@ -207,7 +206,10 @@ mod tests {
             ("base_url".to_owned(), "http://x".to_owned()),
         ];
         let hosts = vec!["127.0.0.1:1".to_owned()];
-        assert!(!ws.add_module(&new("ws:gh", b"abc", &config, &hosts)).unwrap());
+        assert!(
+            !ws.add_module(&new("ws:gh", b"abc", &config, &hosts))
+                .unwrap()
+        );
         let m = ws.module("ws:gh").unwrap().unwrap();
         assert_eq!(m.component, b"abc");
         assert_eq!(m.size, 3);

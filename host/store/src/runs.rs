@@ -95,31 +95,7 @@ impl Workspace {
     /// Records a run as `running`. A run id is unique per workspace: `EEXIST` if taken.
     pub fn create_run(&self, run: &NewRun<'_>) -> Result<()> {
         validate_run_id(run.id)?;
-        self.meta_tx(|c| {
-            let inserted = c
-                .prepare_cached(
-                    "INSERT INTO runs (id, backend, status, source, options, started_ns)
-                     VALUES (?1, ?2, 'running', ?3, ?4, ?5) ON CONFLICT (id) DO NOTHING",
-                )?
-                .execute(params![
-                    run.id,
-                    run.backend,
-                    run.source,
-                    run.options,
-                    now_ns()
-                ])?;
-            if inserted == 0 {
-                return Err(FsError::custom(
-                    Errno::EEXIST,
-                    run.id,
-                    format!(
-                        "run id {} is already used in this workspace; choose another",
-                        run.id
-                    ),
-                ));
-            }
-            Ok(())
-        })
+        self.meta_tx(|c| insert_run(c, run))
     }
 
     /// Records how a run ended.
@@ -177,4 +153,31 @@ impl Workspace {
             Ok(rows)
         })
     }
+}
+
+/// Inserts a new run row as `running`; `EEXIST` if the id is taken.
+pub(crate) fn insert_run(c: &rusqlite::Connection, run: &NewRun<'_>) -> Result<()> {
+    let inserted = c
+        .prepare_cached(
+            "INSERT INTO runs (id, backend, status, source, options, started_ns)
+                 VALUES (?1, ?2, 'running', ?3, ?4, ?5) ON CONFLICT (id) DO NOTHING",
+        )?
+        .execute(params![
+            run.id,
+            run.backend,
+            run.source,
+            run.options,
+            now_ns()
+        ])?;
+    if inserted == 0 {
+        return Err(FsError::custom(
+            Errno::EEXIST,
+            run.id,
+            format!(
+                "run id {} is already used in this workspace; choose another",
+                run.id
+            ),
+        ));
+    }
+    Ok(())
 }

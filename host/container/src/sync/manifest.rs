@@ -98,6 +98,12 @@ impl Manifest {
         write().map_err(|e| ContainerError::sync(path.display(), e))
     }
 
+    /// The entries of `key`'s subtree (itself excluded), in order.
+    pub fn subtree<'m>(&'m self, key: &str) -> impl Iterator<Item = (&'m String, &'m Entry)> + 'm {
+        let (lo, hi) = subtree_range(key);
+        self.entries.range(lo..hi)
+    }
+
     /// Keys of `key`'s subtree (itself excluded), in order.
     pub fn subtree_keys(&self, key: &str) -> Vec<String> {
         let (lo, hi) = subtree_range(key);

@@ -154,7 +154,22 @@ impl Syncer<'_> {
             && entry.host.ino == node.meta.ino
             && !still_there
             && !pass.is_settled(src);
-        ok.then(|| src.clone())
+        // An inode number is reused as soon as it is freed: also ask for
+        // evidence that this is the same object. A rename keeps a file's
+        // size and mtime; a moved directory keeps its children.
+        let same = match node.kind {
+            Kind::File | Kind::Symlink => {
+                node.meta.size == entry.host.size && node.meta.mtime_ns == entry.host.mtime_ns
+            }
+            Kind::Dir => {
+                node.meta.mtime_ns == entry.host.mtime_ns
+                    || self.manifest.subtree(src).any(|(child, e)| {
+                        let moved = format!("{key}{}", &child[src.len()..]);
+                        now.get(&moved).is_some_and(|n| n.meta.ino == e.host.ino)
+                    })
+            }
+        };
+        (ok && same).then(|| src.clone())
     }
 
     /// Records a refused change. A read-only subtree's host copy is put
@@ -232,14 +247,8 @@ impl Syncer<'_> {
                 self.report.pulled += 1;
                 Ok(Some(Applied::Done))
             }
-            Err(e) if e.code == Errno::EROFS => {
-                // Put both sides back as the workspace has them.
-                self.refused(key, e, pass)?;
-                self.restore(src)?;
-                self.reindex(src, pass);
-                pass.settled.insert(src.to_owned());
-                Ok(Some(Applied::Settled))
-            }
+            // A move out of (or into) a read-only subtree: copy it instead;
+            // the removal of the source is then refused on its own.
             Err(e) if is_fatal(&e) => Err(e.into()),
             Err(_) => Ok(None),
         }

@@ -1,0 +1,139 @@
+//! A process that runs durable agent code for `tests/durable_crash.rs`,
+//! which kills it at random points. It embeds the runtime the way an
+//! application does, with one host module, `ws:remote`:
+//!
+//! - `post(kind, n)` sends `POST /` to the counting server at `$COUNTER_ADDR`
+//!   with `Idempotency-Key: <call_id>`; `kind` "unsafe" marks the call
+//!   unsafe to repeat first;
+//! - `approve(what)` waits for an approval.
+//!
+//! Usage: `durable-child WORKSPACE exec RUN_ID SCRIPT_FILE`,
+//! `durable-child WORKSPACE recover`, `durable-child WORKSPACE respond RUN CALL`.
+//! Exit code: the run's, 75 when it waits, 3 on a usage error.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::Arc;
+
+use computer_runtime::{
+    Answer, CallContext, ExecOptions, FunctionInfo, HostModule, ModuleCallError, Recovered,
+    RunResult, Runtime, RuntimeConfig,
+};
+use computer_store::Workspace;
+use serde_json::{Value, json};
+
+struct Remote {
+    addr: String,
+}
+
+impl Remote {
+    fn post(&self, key: &str, body: &str) -> Result<String, String> {
+        let mut s = TcpStream::connect(&self.addr).map_err(|e| e.to_string())?;
+        let req = format!(
+            "POST / HTTP/1.1\r\nHost: {}\r\nIdempotency-Key: {key}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        s.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
+        let mut resp = String::new();
+        s.read_to_string(&mut resp).map_err(|e| e.to_string())?;
+        Ok(resp
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_owned())
+            .unwrap_or_default())
+    }
+}
+
+impl HostModule for Remote {
+    fn functions(&self) -> Vec<FunctionInfo> {
+        ["approve", "post"]
+            .into_iter()
+            .map(|name| FunctionInfo {
+                name: name.into(),
+                params: vec![],
+                result: None,
+                docs: String::new(),
+            })
+            .collect()
+    }
+
+    fn call(
+        &self,
+        function: &str,
+        args: Value,
+        ctx: &mut CallContext,
+    ) -> Result<Value, ModuleCallError> {
+        match function {
+            "approve" => ctx.interrupt(json!({ "what": args[0] })),
+            _ => {
+                let kind = args[0].as_str().unwrap_or("safe").to_owned();
+                if kind == "unsafe" {
+                    ctx.unsafe_to_repeat()?;
+                }
+                let body = format!("{kind} {}", args[1]);
+                self.post(ctx.call_id(), &body)
+                    .map(Value::String)
+                    .map_err(ModuleCallError::Failed)
+            }
+        }
+    }
+}
+
+fn code(r: &RunResult) -> u8 {
+    r.exit_code.clamp(0, 255) as u8
+}
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(path) = args.first() else {
+        eprintln!("usage: durable-child WORKSPACE exec|recover|respond ...");
+        return std::process::ExitCode::from(3);
+    };
+    let ws = Arc::new(Workspace::open(path).expect("open workspace"));
+    let rt = Runtime::with_builtin_guests(RuntimeConfig::default()).expect("runtime");
+    let addr = std::env::var("COUNTER_ADDR").expect("COUNTER_ADDR");
+    rt.modules()
+        .register("ws:remote", Arc::new(Remote { addr }))
+        .expect("module");
+    let exit = match args.get(1).map(String::as_str) {
+        Some("exec") => {
+            let source = std::fs::read_to_string(&args[3]).expect("script");
+            let options = ExecOptions {
+                backend: "js".into(),
+                id: Some(args[2].clone()),
+                ..Default::default()
+            };
+            code(&rt.exec(ws, &source, options).expect("exec").wait())
+        }
+        Some("recover") => {
+            let mut worst = 0;
+            for r in rt.recover(ws).expect("recover") {
+                match r {
+                    Recovered::Resumed { handle, .. } => worst = worst.max(code(&handle.wait())),
+                    Recovered::Failed { .. } => worst = worst.max(1),
+                    Recovered::Error { run_id, error } => {
+                        eprintln!("{run_id}: {error}");
+                        worst = worst.max(1);
+                    }
+                }
+            }
+            worst
+        }
+        Some("respond") => {
+            match rt
+                .respond(
+                    ws,
+                    &args[2],
+                    &args[3],
+                    Answer::Approved(json!({"approved": true})),
+                )
+                .expect("respond")
+            {
+                Some(h) => code(&h.wait()),
+                None => 0,
+            }
+        }
+        _ => 3,
+    };
+    std::process::ExitCode::from(exit)
+}
