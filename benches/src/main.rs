@@ -4,6 +4,8 @@
 //! `cargo run --release -p computer-bench -- fs` prints a Markdown table of
 //! ratios (workspace time / native time). `--quick` is a smoke run for CI.
 
+mod container_bench;
+mod durable_bench;
 mod exec_bench;
 mod fs_bench;
 mod report;
@@ -36,6 +38,10 @@ enum Suite {
     Exec,
     /// Shell: cold `echo hi`, an agent script against real bash and just-bash
     Shell,
+    /// Durable runs: journalling overhead, replay speed, memory of parked runs
+    Durable,
+    /// Container backend: warm exec against raw `podman exec`, sync cost, cold start (needs an engine)
+    Container,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -52,6 +58,8 @@ fn main() -> anyhow::Result<()> {
         Suite::Fs => fs_bench::run(&base, args.quick)?,
         Suite::Exec => exec_bench::run(&base, args.quick)?,
         Suite::Shell => shell_bench::run(&base, args.quick)?,
+        Suite::Durable => durable_bench::run(&base, args.quick)?,
+        Suite::Container => container_bench::run(&base, args.quick)?,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);

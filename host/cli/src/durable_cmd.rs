@@ -11,9 +11,12 @@ use crate::error::{CliError, CliResult};
 use crate::exec_cmd::follow;
 use crate::output::{Out, time_string};
 
-/// The runtime that resumes runs: the built-in guests.
-fn runtime() -> CliResult<Runtime> {
-    Ok(Runtime::with_builtin_guests(RuntimeConfig::default())?)
+/// The runtime that resumes runs: the built-in guests and the modules
+/// registered in the workspace, as `exec` has them.
+fn runtime(ws: &Workspace) -> CliResult<Runtime> {
+    let runtime = Runtime::with_builtin_guests(RuntimeConfig::default())?;
+    runtime.register_workspace_modules(ws)?;
+    Ok(runtime)
 }
 
 pub fn pending(ws: &Workspace, out: Out) -> CliResult {
@@ -67,7 +70,7 @@ pub fn respond(
         }
     };
     let ws = Arc::new(ws);
-    let runtime = runtime()?;
+    let runtime = runtime(&ws)?;
     match runtime.respond(ws.clone(), run, call, answer)? {
         Some(handle) => Ok(follow(&ws, handle, out)),
         None => {
@@ -86,7 +89,7 @@ pub fn respond(
 /// not be resumed.
 pub fn recover(ws: Workspace, out: Out) -> CliResult<u8> {
     let ws = Arc::new(ws);
-    let runtime = runtime()?;
+    let runtime = runtime(&ws)?;
     let mut report = Vec::new();
     let mut failed = false;
     for r in runtime.recover(ws.clone())? {

@@ -100,6 +100,9 @@ pub struct ExecResult {
     pub skipped_paths: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container: Option<ContainerRunInfo>,
+    /// Where a container exec's time went.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timings: Option<Timings>,
     /// Set when `auto` ran the code here after the shell could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback: Option<Fallback>,
@@ -112,6 +115,23 @@ pub struct ContainerRunInfo {
     pub image: String,
     /// The container was created for this exec (a cold start).
     pub created: bool,
+}
+
+/// Phases of a container exec.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Timings {
+    /// Copying the workspace into the container's mount.
+    #[serde(serialize_with = "millis")]
+    pub push: Duration,
+    /// Creating and starting the container (0 when it was running).
+    #[serde(serialize_with = "millis")]
+    pub start: Duration,
+    /// The command, from creating the exec to its exit code.
+    #[serde(serialize_with = "millis")]
+    pub run: Duration,
+    /// Applying the container's changes to the workspace.
+    #[serde(serialize_with = "millis")]
+    pub pull: Duration,
 }
 
 /// The first attempt of an `auto` exec, when it was retried elsewhere.
@@ -148,6 +168,7 @@ impl From<computer_runtime::RunResult> for ExecResult {
             skipped: 0,
             skipped_paths: Vec::new(),
             container: None,
+            timings: None,
             fallback: None,
         }
     }
@@ -205,6 +226,7 @@ pub(crate) fn failed(run_id: &str, exit_code: i32, error: String) -> ExecResult 
         skipped: 0,
         skipped_paths: Vec::new(),
         container: None,
+        timings: None,
         fallback: None,
     }
 }
@@ -487,6 +509,7 @@ impl ContainerBackend {
         let stderr = Sink::new(Channel::Stderr, options.stderr_bytes, events.clone());
         let mut report = SyncReport::default();
         let mut info = None;
+        let mut timings = Timings::default();
         let outcome = match validate(ws, options) {
             Ok(cwd) => self.attempt(
                 ws,
@@ -495,10 +518,9 @@ impl ContainerBackend {
                 &cwd,
                 run_id,
                 cancel,
-                &stdout,
-                &stderr,
+                (&stdout, &stderr),
                 &mut report,
-                &mut info,
+                (&mut info, &mut timings),
             ),
             Err(e) => Err(e),
         };
@@ -536,6 +558,7 @@ impl ContainerBackend {
             skipped: report.skipped.len() as u64,
             skipped_paths: report.skipped,
             container: info,
+            timings: Some(timings),
             fallback: None,
         }
     }
@@ -608,10 +631,9 @@ impl ContainerBackend {
         cwd: &str,
         run_id: &str,
         cancel: &AtomicBool,
-        stdout: &Sink,
-        stderr: &Sink,
+        (stdout, stderr): (&Sink, &Sink),
         report: &mut SyncReport,
-        info: &mut Option<ContainerRunInfo>,
+        (info, timings): (&mut Option<ContainerRunInfo>, &mut Timings),
     ) -> Result<Ran, ContainerError> {
         let config = &self.inner.config;
         let engine = self.engine()?;
@@ -671,7 +693,13 @@ impl ContainerBackend {
         let ensure = || rt.block_on(lifecycle::ensure(&docker, &spec, &*progress));
         let pushed_before = manifest.rev;
         let (push, created) = std::thread::scope(|s| {
-            let creating = (!known).then(|| s.spawn(ensure));
+            let creating = (!known).then(|| {
+                s.spawn(|| {
+                    let t = Instant::now();
+                    (ensure(), t.elapsed())
+                })
+            });
+            let t = Instant::now();
             let push = Syncer {
                 ws,
                 root: &root,
@@ -681,10 +709,16 @@ impl ContainerBackend {
                 report,
             }
             .push();
+            timings.push = t.elapsed();
             let created = creating.map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(ContainerError::Engine("container set-up panicked".into()))
-                })
+                let (r, took) = h.join().unwrap_or_else(|_| {
+                    (
+                        Err(ContainerError::Engine("container set-up panicked".into())),
+                        Duration::ZERO,
+                    )
+                });
+                timings.start = took;
+                r
             });
             (push, created)
         });
@@ -728,6 +762,7 @@ impl ContainerBackend {
         std::fs::write(&pending, run_id).map_err(|e| ContainerError::sync(pending.display(), e))?;
 
         let mut tries = 0;
+        let t = Instant::now();
         let ran = loop {
             tries += 1;
             let cmd = Command {
@@ -750,7 +785,10 @@ impl ContainerBackend {
                 // It died (or idled out) since we last used it: replace it once.
                 Err(RunError::Gone(why)) if tries == 1 => {
                     tracing::info!(container = %spec.name, "container gone ({why}); creating it again");
-                    match rt.block_on(lifecycle::ensure(&engine.docker, &spec, &*progress)) {
+                    let t = Instant::now();
+                    let ensured = rt.block_on(lifecycle::ensure(&engine.docker, &spec, &*progress));
+                    timings.start += t.elapsed();
+                    match ensured {
                         Ok(c) => {
                             created = c;
                             let _ = std::fs::write(st.dir.join("container"), &fingerprint);
@@ -763,6 +801,7 @@ impl ContainerBackend {
                 Err(RunError::Engine(e)) => break Err(e),
             }
         };
+        timings.run = t.elapsed().saturating_sub(timings.start);
         *info = Some(ContainerRunInfo {
             name: spec.name.clone(),
             image: image.to_owned(),
@@ -772,6 +811,7 @@ impl ContainerBackend {
         // Whatever happened, pull what the command did.
         let pulled_before = report.pulled;
         let rev_before = manifest.rev;
+        let t = Instant::now();
         let pull = Syncer {
             ws,
             root: &root,
@@ -781,6 +821,7 @@ impl ContainerBackend {
             report,
         }
         .pull(rev_at_push);
+        timings.pull = t.elapsed();
         let changed = report.pulled != pulled_before || manifest.rev != rev_before || pull.is_err();
         if changed || !report.skipped.is_empty() {
             self.save_manifest(&st, &manifest)?;

@@ -39,7 +39,7 @@ mod sync;
 pub use auto::{AUTO_BACKEND, AutoRun, EXIT_NOT_FOUND, auto_exec, should_fall_back};
 pub use backend::{
     CONTAINER_BACKEND, ContainerBackend, ContainerExecOptions, ContainerRun, ContainerRunInfo,
-    EXIT_CANCELLED, EXIT_TIMEOUT, ExecResult, Fallback, Status, StopReport,
+    EXIT_CANCELLED, EXIT_TIMEOUT, ExecResult, Fallback, Status, StopReport, Timings,
 };
 pub use config::{ContainerConfig, DEFAULT_IMAGE, MOUNT_POINT};
 pub use engine::{engine_address, probed_sockets};

@@ -234,9 +234,7 @@ impl Journal {
         }
         self.out_bytes += rest.len();
         if self.out_bytes >= 64 * 1024 {
-            if let Err(e) = self.flush_all() {
-                self.failure = Some(format!("cannot record the run's output: {e}"));
-            }
+            self.flush_or_fail();
         }
     }
 
@@ -274,9 +272,14 @@ impl Journal {
     /// tick), so live streaming lags by at most a few ticks.
     pub fn flush_if_stale(&mut self) {
         if !self.out_buf.is_empty() && self.last_flush.elapsed() >= Duration::from_millis(20) {
-            if let Err(e) = self.flush_all() {
-                self.failure = Some(format!("cannot record the run's output: {e}"));
-            }
+            self.flush_or_fail();
+        }
+    }
+
+    /// Flushes; a failure stops the run (at its next epoch tick).
+    fn flush_or_fail(&mut self) {
+        if let Err(e) = self.flush_all() {
+            self.failure = Some(format!("cannot record the run's output: {e}"));
         }
     }
 

@@ -46,14 +46,10 @@ impl Default for ShellLimits {
 
 impl Limits {
     /// The `COMPUTER_SHELL_*` variables that carry these limits to the shell
-    /// guest. Its output budget follows the larger output cap, so a flood
-    /// stops soon after the host starts dropping it.
+    /// guest. Its output budget is the larger output cap: a flood stops as
+    /// soon as the host would start dropping it.
     pub(crate) fn shell_env(&self) -> [(&'static str, String); 4] {
-        let output = self
-            .stdout_bytes
-            .max(self.stderr_bytes)
-            .saturating_mul(2)
-            .max(1);
+        let output = self.stdout_bytes.max(self.stderr_bytes).max(1);
         [
             (
                 "COMPUTER_SHELL_MAX_COMMANDS",

@@ -1,0 +1,224 @@
+//! The approval flow through the `computer` CLI, as the github example's
+//! README walks it: register `ws:github`, run agent code that calls
+//! `postComment`, see it pending, approve or reject, see it complete; the
+//! comment reaches a stand-in GitHub on 127.0.0.1 once, with the call id as
+//! its idempotency key. Also `computer recover` and bad answers.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::Output;
+use std::sync::{Arc, Mutex};
+
+use computer_tests::{
+    Value, Ws, component_cache_dir, describe, one_json, run_command, text, workspace_root,
+};
+
+fn github_module() -> PathBuf {
+    let path = workspace_root().join("guests/target/wasm32-wasip2/release/github_module.wasm");
+    assert!(
+        path.is_file(),
+        "{} does not exist: run scripts/build-guests.sh",
+        path.display()
+    );
+    path
+}
+
+/// Requests received: (request line, idempotency key, body).
+type Seen = Arc<Mutex<Vec<(String, String, String)>>>;
+
+/// A stand-in GitHub: answers every POST with 201 and an `html_url`.
+fn fake_github() -> (u16, Seen) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen: Seen = Arc::default();
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request_line = String::new();
+            let _ = reader.read_line(&mut request_line);
+            let (mut key, mut len) = (String::new(), 0usize);
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some((n, v)) = line.split_once(':') {
+                    match n.to_ascii_lowercase().as_str() {
+                        "idempotency-key" => key = v.trim().to_owned(),
+                        "content-length" => len = v.trim().parse().unwrap_or(0),
+                        _ => {}
+                    }
+                }
+            }
+            let mut body = vec![0; len];
+            let _ = reader.read_exact(&mut body);
+            let n = {
+                let mut seen = log.lock().unwrap();
+                seen.push((
+                    request_line.trim_end().to_owned(),
+                    key,
+                    String::from_utf8_lossy(&body).into_owned(),
+                ));
+                seen.len()
+            };
+            let reply = format!(
+                r#"{{"html_url": "https://github.example/o/r/issues/7#issuecomment-{n}"}}"#
+            );
+            let _ = write!(
+                stream,
+                "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
+                reply.len()
+            );
+        }
+    });
+    (port, seen)
+}
+
+fn run(ws: &Ws, args: &[&str]) -> Output {
+    let mut cmd = ws.command(args);
+    cmd.env("COMPUTER_CACHE_DIR", component_cache_dir());
+    run_command(&mut cmd, b"")
+}
+
+fn setup() -> (Ws, Seen) {
+    let ws = Ws::new();
+    let (port, seen) = fake_github();
+    let module = github_module();
+    let base = format!("base_url=http://127.0.0.1:{port}");
+    let allow = format!("127.0.0.1:{port}");
+    let out = run(
+        &ws,
+        &[
+            "modules",
+            "add",
+            "ws:github",
+            module.to_str().unwrap(),
+            "--config",
+            &base,
+            "--config",
+            "repo=o/r",
+            "--allow-host",
+            &allow,
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        describe(&["modules", "add"], &out)
+    );
+    (ws, seen)
+}
+
+const AGENT: &str = r#"import { postComment } from "ws:github";
+try {
+  console.log("posted", postComment(7, "LGTM"));
+} catch (e) {
+  console.log("refused:", e.message);
+}"#;
+
+fn pending(ws: &Ws) -> Vec<Value> {
+    let out = run(ws, &["pending", "--json"]);
+    assert!(out.status.success(), "{}", describe(&["pending"], &out));
+    one_json(&out.stdout)["pending"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[test]
+fn approve_through_the_cli_posts_the_comment_once() {
+    let (ws, seen) = setup();
+    let args = ["exec", "--backend", "js", "--id", "agent-1", AGENT];
+    let out = run(&ws, &args);
+    assert_eq!(out.status.code(), Some(75), "{}", describe(&args, &out));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("run agent-1 is waiting") && err.contains("computer respond agent-1"),
+        "{err}"
+    );
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "nothing is sent before the approval"
+    );
+
+    let p = pending(&ws);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0]["run_id"], "agent-1");
+    assert_eq!(p[0]["function"], "post-comment");
+    let payload: Value = serde_json::from_str(p[0]["payload"].as_str().unwrap()).unwrap();
+    assert_eq!(payload, serde_json::json!({"issue": 7, "body": "LGTM"}));
+    let call = p[0]["call_id"].as_str().unwrap().to_owned();
+    let runs = ws.json(&["runs", "show", "agent-1"]);
+    assert_eq!(runs["status"], "waiting");
+
+    let args = ["respond", "agent-1", &call, r#"{"approved": true}"#];
+    let out = run(&ws, &args);
+    assert!(out.status.success(), "{}", describe(&args, &out));
+    assert_eq!(
+        text(&out.stdout),
+        "posted https://github.example/o/r/issues/7#issuecomment-1\n"
+    );
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0].0, "POST /repos/o/r/issues/7/comments HTTP/1.1");
+    assert_eq!(seen[0].1, call, "the idempotency key is the call id");
+    assert!(seen[0].2.contains("LGTM"), "{:?}", seen[0].2);
+    assert!(pending(&ws).is_empty());
+    let run_record = ws.json(&["runs", "show", "agent-1"]);
+    assert_eq!(run_record["status"], "completed");
+
+    // Answering again is refused, and clearly.
+    let out = run(&ws, &args);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&args, &out));
+    assert!(
+        text(&out.stderr).contains("has already ended (completed)"),
+        "{}",
+        describe(&args, &out)
+    );
+}
+
+#[test]
+fn a_rejection_reaches_the_agent_code_as_an_exception() {
+    let (ws, seen) = setup();
+    let out = run(&ws, &["exec", "--backend", "js", "--id", "agent-2", AGENT]);
+    assert_eq!(out.status.code(), Some(75));
+    let call = pending(&ws)[0]["call_id"].as_str().unwrap().to_owned();
+    let args = ["respond", "agent-2", &call, "--reject", "not today"];
+    let out = run(&ws, &args);
+    assert!(out.status.success(), "{}", describe(&args, &out));
+    assert!(
+        text(&out.stdout).starts_with("refused:") && text(&out.stdout).contains("not today"),
+        "{}",
+        describe(&args, &out)
+    );
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "a refused comment is never sent"
+    );
+}
+
+#[test]
+fn bad_answers_and_unknown_calls_are_clear_errors() {
+    let (ws, _seen) = setup();
+    let out = run(&ws, &["exec", "--backend", "js", "--id", "agent-3", AGENT]);
+    assert_eq!(out.status.code(), Some(75));
+    let call = pending(&ws)[0]["call_id"].as_str().unwrap().to_owned();
+    let (code, msg) = ws.err(&["respond", "agent-3", &call, "{not json"]);
+    assert_eq!(code, "EINVAL");
+    assert!(msg.contains("not JSON"), "{msg}");
+    let (code, msg) = ws.err(&["respond", "agent-3", "agent-3/999", "true"]);
+    assert_eq!(code, "ENOENT");
+    assert!(msg.contains("no interrupt for call agent-3/999"), "{msg}");
+    // Nothing was lost: the run still waits for its answer.
+    assert_eq!(pending(&ws).len(), 1);
+    let out = run(&ws, &["recover"]);
+    assert!(out.status.success(), "{}", describe(&["recover"], &out));
+    assert_eq!(text(&out.stdout), "nothing to recover\n");
+}
