@@ -550,10 +550,14 @@ async fn runs_are_resources() {
     let s = Session::start(&ws, &["--backends", "js"]).await;
     let resources = s.client.list_all_resources().await.expect("resources/list");
     let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
-    assert_eq!(uris, ["computer://runs"]);
+    assert_eq!(uris, ["computer://approvals", "computer://runs"]);
     assert_eq!(
         s.read_resource("computer://runs").await.unwrap(),
         json!({"runs": []})
+    );
+    assert_eq!(
+        s.read_resource("computer://approvals").await.unwrap(),
+        json!({"pending": []})
     );
 
     let v = s
@@ -573,13 +577,14 @@ async fn runs_are_resources() {
     assert_eq!(
         uris,
         [
+            "computer://approvals".to_owned(),
             "computer://runs".to_owned(),
             format!("computer://runs/{second}"),
             format!("computer://runs/{first}"),
         ]
     );
     assert!(
-        resources[1]
+        resources[2]
             .description
             .as_deref()
             .unwrap()

@@ -100,6 +100,9 @@ pub enum Command {
     Mcp {
         #[command(flatten)]
         tools: ToolSetArgs,
+        /// On start-up, resume runs whose process died (as `computer recover`), in the background
+        #[arg(long)]
+        recover: bool,
     },
 }
 

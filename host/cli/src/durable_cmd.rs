@@ -136,3 +136,36 @@ pub fn recover(ws: Workspace, out: Out) -> CliResult<u8> {
     });
     Ok(u8::from(failed))
 }
+
+/// Resumes what a dead process left behind, on a thread of its own (for a
+/// long-running server); outcomes go to the log.
+pub fn recover_in_background(ws: Arc<Workspace>) {
+    std::thread::spawn(move || {
+        let runtime = match runtime(&ws) {
+            Ok(rt) => rt,
+            Err(e) => {
+                tracing::error!("cannot recover runs: {}", e.message);
+                return;
+            }
+        };
+        match runtime.recover(ws) {
+            Err(e) => tracing::error!("cannot recover runs: {e}"),
+            Ok(recovered) => {
+                for r in recovered {
+                    match r {
+                        Recovered::Resumed { run_id, handle } => {
+                            let result = handle.wait();
+                            tracing::info!(run = %run_id, status = result.status.as_str(), "recovered run ended");
+                        }
+                        Recovered::Failed { run_id } => {
+                            tracing::info!(run = %run_id, "its process died; marked failed");
+                        }
+                        Recovered::Error { run_id, error } => {
+                            tracing::error!(run = %run_id, "cannot resume: {error}");
+                        }
+                    }
+                }
+            }
+        }
+    });
+}

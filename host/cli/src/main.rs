@@ -108,7 +108,7 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         Command::Recover => return Ok(ExitCode::from(durable_cmd::recover(ws, out)?)),
         Command::Modules(cmd) => modules_cmd::run(&ws, cmd, out)?,
         Command::Container(cmd) => return Ok(ExitCode::from(container_cmd::run(&ws, cmd, out)?)),
-        Command::Mcp { tools } => mcp_cmd::serve(ws, tools)?,
+        Command::Mcp { tools, recover } => mcp_cmd::serve(ws, tools, recover)?,
         Command::Tools { .. } => unreachable!("handled above"),
     }
     Ok(ExitCode::SUCCESS)

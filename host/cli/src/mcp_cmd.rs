@@ -42,18 +42,14 @@ const RUN_OUTPUT_CAP: usize = 64 * 1024;
 const INSTRUCTIONS: &str = "A computer for agents: a durable workspace filesystem (paths are \
 absolute, like /src/main.rs) with tools to read, write, edit, list, find, grep and delete \
 files, and exec to run code against it. Tool errors come back as {\"error\": \"...\"} saying \
-what to do next. Recent runs are readable as resources (computer://runs).";
+what to do next. Recent runs are readable as resources (computer://runs). A run whose code needs a human's approval parks (status waiting); computer://approvals lists what waits, and the application answers with `computer respond`.";
 
 /// The resources this server knows.
-///
-/// Pending approvals (the approvals feature) belong here once they exist:
-/// add `Approvals` (`computer://approvals`, the list of what is waiting) and
-/// `Approval(id)` (`computer://approvals/{id}`), list them first in
-/// `list_resources` and as a template in `list_resource_templates`, and read
-/// them in `read_resource` the way runs are read. The parsing, listing and
-/// blocking-thread plumbing below then serves them unchanged.
 #[derive(Debug, PartialEq)]
 enum ResourceUri {
+    /// `computer://approvals`: interrupts waiting for the application's
+    /// answer (`computer respond` answers them).
+    Approvals,
     /// `computer://runs`: the most recent runs, newest first.
     Runs,
     /// `computer://runs/{id}`: one run with its source and output.
@@ -61,9 +57,13 @@ enum ResourceUri {
 }
 
 const RUNS_URI: &str = "computer://runs";
+const APPROVALS_URI: &str = "computer://approvals";
 
 impl ResourceUri {
     fn parse(uri: &str) -> Option<ResourceUri> {
+        if uri == APPROVALS_URI {
+            return Some(ResourceUri::Approvals);
+        }
         let rest = uri.strip_prefix(RUNS_URI)?;
         if rest.is_empty() || rest == "/" {
             return Some(ResourceUri::Runs);
@@ -229,6 +229,12 @@ impl ServerHandler for ComputerServer {
             .blocking(|ws| ws.runs(Page::new(0, Some(RUNS_LISTED))).map_err(internal))
             .await?;
         let mut resources = vec![
+            Resource::new(APPROVALS_URI, "approvals")
+                .with_title("Pending approvals")
+                .with_description(
+                    "Module calls waiting for the application's answer: run id, call id, module, function, payload; their runs are parked until answered",
+                )
+                .with_mime_type("application/json"),
             Resource::new(RUNS_URI, "runs")
                 .with_title("Recent runs")
                 .with_description(format!(
@@ -267,11 +273,19 @@ impl ServerHandler for ComputerServer {
         let uri = request.uri;
         let Some(which) = ResourceUri::parse(&uri) else {
             return Err(ErrorData::resource_not_found(
-                format!("no resource {uri:?}: try {RUNS_URI} or {RUNS_URI}/{{id}}"),
+                format!(
+                    "no resource {uri:?}: try {APPROVALS_URI}, {RUNS_URI} or {RUNS_URI}/{{id}}"
+                ),
                 None,
             ));
         };
         let doc = match which {
+            ResourceUri::Approvals => {
+                let pending = self
+                    .blocking(|ws| ws.pending_interrupts().map_err(internal))
+                    .await?;
+                json!({"pending": pending})
+            }
             ResourceUri::Runs => {
                 let runs = self
                     .blocking(|ws| ws.runs(Page::new(0, Some(RUNS_LISTED))).map_err(internal))
@@ -300,13 +314,17 @@ impl ServerHandler for ComputerServer {
 }
 
 /// Serves until the client closes stdin.
-pub fn serve(ws: Workspace, args: ToolSetArgs) -> CliResult {
+pub fn serve(ws: Workspace, args: ToolSetArgs, recover: bool) -> CliResult {
     tools_cmd::check_backends(&args)?;
+    let ws = Arc::new(ws);
+    if recover {
+        crate::durable_cmd::recover_in_background(ws.clone());
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let server = ComputerServer::new(Arc::new(ws), args);
+        let server = ComputerServer::new(ws, args);
         // Start building the tool set now, while the client initializes.
         let warm = server.clone();
         tokio::spawn(async move {
@@ -345,6 +363,11 @@ mod tests {
             ResourceUri::parse("computer://runs/abc-1"),
             Some(ResourceUri::Run("abc-1".into()))
         );
+        assert_eq!(
+            ResourceUri::parse("computer://approvals"),
+            Some(ResourceUri::Approvals)
+        );
+        assert_eq!(ResourceUri::parse("computer://approvals/x"), None);
         assert_eq!(ResourceUri::parse("computer://runs/a/b"), None);
         assert_eq!(ResourceUri::parse("computer://runsx"), None);
         assert_eq!(ResourceUri::parse("file:///etc/passwd"), None);
