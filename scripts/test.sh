@@ -22,4 +22,5 @@ cargo test --workspace
 echo "== benchmark smoke (measures nothing; checks the bench binary runs)"
 # Debug profile: a release build of wasmtime would double the build's time and disk.
 cargo run --quiet -p computer-bench -- fs --quick >/dev/null
+cargo run --quiet -p computer-bench -- durable --quick >/dev/null
 echo "all checks passed"

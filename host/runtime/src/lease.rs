@@ -4,6 +4,7 @@
 //! or belongs to a newer process), elsewhere when the lease runs out.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -63,7 +64,8 @@ pub(crate) fn owner_dead(owner: &str) -> bool {
 /// lost (another process took the run over), `lost` is set and the run
 /// must stop.
 pub(crate) struct LeaseKeeper {
-    stop: Arc<AtomicBool>,
+    /// Dropping it wakes the renewing thread at once, which then ends.
+    stop: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -74,21 +76,12 @@ impl LeaseKeeper {
         lease: Duration,
         lost: Arc<AtomicBool>,
     ) -> Self {
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
+        let (stop, stopped) = mpsc::channel::<()>();
         let period = lease / 3;
         let thread = std::thread::Builder::new()
             .name(format!("lease {run_id}"))
             .spawn(move || {
-                let tick = Duration::from_millis(50).min(period);
-                let mut waited = Duration::ZERO;
-                while !flag.load(Ordering::SeqCst) {
-                    std::thread::sleep(tick);
-                    waited += tick;
-                    if waited < period {
-                        continue;
-                    }
-                    waited = Duration::ZERO;
+                while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(period) {
                     match ws.renew_lease(&run_id, owner_id(), lease) {
                         Ok(true) => {}
                         Ok(false) => {
@@ -103,13 +96,16 @@ impl LeaseKeeper {
                 }
             })
             .ok();
-        LeaseKeeper { stop, thread }
+        LeaseKeeper {
+            stop: Some(stop),
+            thread,
+        }
     }
 }
 
 impl Drop for LeaseKeeper {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
+        self.stop.take();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }

@@ -383,6 +383,12 @@ impl Tools {
             limits: Some(limits),
             ..Default::default()
         };
+        if let Some(container) = &self.container
+            && (backend == computer_container::CONTAINER_BACKEND
+                || backend == computer_container::AUTO_BACKEND)
+        {
+            return container_exec(runtime, container, &self.ws, &a.command, options);
+        }
         let handle = runtime
             .exec(self.ws.clone(), &a.command, options)
             .map_err(|e| ToolError(e.to_string()))?;
@@ -398,4 +404,49 @@ impl Tools {
         }
         Ok(out)
     }
+}
+
+/// `exec` on the `container` or `auto` backend.
+fn container_exec(
+    runtime: &computer_runtime::Runtime,
+    container: &computer_container::ContainerBackend,
+    ws: &std::sync::Arc<computer_store::Workspace>,
+    command: &str,
+    options: ExecOptions,
+) -> ToolResult {
+    let limits = options.limits.clone().unwrap_or_default();
+    let copts = computer_container::ContainerExecOptions {
+        cwd: options.cwd.clone(),
+        env: options.env.clone(),
+        timeout: limits.timeout,
+        ..Default::default()
+    };
+    let r = if options.backend == computer_container::CONTAINER_BACKEND {
+        container
+            .exec(ws.clone(), command, copts)
+            .map_err(|e| ToolError(e.to_string()))?
+            .wait()
+    } else {
+        computer_container::auto_exec(
+            runtime,
+            Some(container),
+            ws.clone(),
+            command,
+            options,
+            copts,
+        )
+        .map_err(|e| ToolError(e.to_string()))?
+        .wait()
+    };
+    let stdout = cap_text(&String::from_utf8_lossy(&r.stdout), EXEC_STREAM_CAP);
+    let stderr = cap_text(&String::from_utf8_lossy(&r.stderr), EXEC_STREAM_CAP);
+    let mut out = json!({
+        "runId": r.run_id, "backend": r.backend, "status": r.status, "exitCode": r.exit_code,
+        "stdout": stdout, "stderr": stderr, "value": r.value,
+        "pushed": r.pushed, "pulled": r.pulled, "skipped": r.skipped_paths,
+    });
+    if r.exit_code == 127 {
+        out["hint"] = json!("exit 127 means command not found: retry on another backend");
+    }
+    Ok(out)
 }

@@ -37,6 +37,8 @@ pub struct ToolOptions {
 pub struct Tools {
     ws: Arc<Workspace>,
     runtime: Option<Runtime>,
+    /// Runs the `container` and `auto` backends, when offered.
+    container: Option<computer_container::ContainerBackend>,
     readonly: bool,
     backends: Vec<String>,
     locks: PathLocks,
@@ -45,11 +47,28 @@ pub struct Tools {
 impl Tools {
     /// `runtime` is needed for `exec`; without one, `exec` is not offered.
     pub fn new(ws: Arc<Workspace>, runtime: Option<Runtime>, options: ToolOptions) -> Self {
-        let available = runtime.as_ref().map(Runtime::backends).unwrap_or_default();
+        Self::with_container(ws, runtime, None, options)
+    }
+
+    /// As [`new`](Self::new), with the `container` and `auto` backends
+    /// offered too (after the runtime's, unless `options.backends` orders
+    /// them) when `container` is given and the runtime exists.
+    pub fn with_container(
+        ws: Arc<Workspace>,
+        runtime: Option<Runtime>,
+        container: Option<computer_container::ContainerBackend>,
+        options: ToolOptions,
+    ) -> Self {
+        let mut available = runtime.as_ref().map(Runtime::backends).unwrap_or_default();
+        if runtime.is_some() && container.is_some() {
+            available.push(computer_container::CONTAINER_BACKEND.to_owned());
+            available.push(computer_container::AUTO_BACKEND.to_owned());
+        }
         let backends = choose_backends(options.backends, available);
         Tools {
             ws,
             runtime,
+            container,
             readonly: options.readonly,
             backends,
             locks: PathLocks::default(),
@@ -70,8 +89,10 @@ impl Tools {
 /// `wanted`'s order, or every available one when `wanted` is empty.
 pub(crate) fn choose_backends(wanted: Vec<String>, mut available: Vec<String>) -> Vec<String> {
     if wanted.is_empty() {
-        // Agents think in shell: offer it first when it exists.
-        available.sort_by_key(|b| (b != "shell", b.clone()));
+        // Agents think in shell: offer it first when it exists; containers
+        // (slow to start) come last.
+        let container = |b: &String| b == "container" || b == "auto";
+        available.sort_by_key(|b| (container(b), b != "shell", b.clone()));
         available
     } else {
         wanted
