@@ -104,7 +104,11 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
             call,
             answer,
             reject,
-        } => return Ok(ExitCode::from(durable_cmd::respond(ws, &run, &call, answer, reject, out)?)),
+        } => {
+            return Ok(ExitCode::from(durable_cmd::respond(
+                ws, &run, &call, answer, reject, out,
+            )?));
+        }
         Command::Recover => return Ok(ExitCode::from(durable_cmd::recover(ws, out)?)),
         Command::Modules(cmd) => modules_cmd::run(&ws, cmd, out)?,
         Command::Container(cmd) => return Ok(ExitCode::from(container_cmd::run(&ws, cmd, out)?)),

@@ -11,8 +11,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bollard::Docker;
-use computer_runtime::{Event, RunStatus};
-use computer_store::{NewRun, NodeKind, RunEnd, Workspace};
+use computer_runtime::{Event, RunLease, RunStatus};
+use computer_store::{DurableRun, NewRun, NodeKind, RunEnd, Workspace};
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -25,6 +25,9 @@ use crate::lifecycle::{self, ContainerState, Spec};
 use crate::output::{Channel, Sink};
 use crate::state::{WsState, workspace_file_id};
 use crate::sync::{Manifest, Owner, SyncReport, Syncer, open_root};
+
+/// How long a container run's record stays claimed without renewal.
+const RUN_LEASE: Duration = Duration::from_secs(15);
 
 /// Name of this backend in results and run records.
 pub const CONTAINER_BACKEND: &str = "container";
@@ -417,12 +420,23 @@ impl ContainerBackend {
             "network": self.inner.config.network.as_deref().unwrap_or("none"),
         })
         .to_string();
-        ws.create_run(&NewRun {
-            id: &run_id,
-            backend: CONTAINER_BACKEND,
-            source,
-            options: &options_json,
-        })?;
+        // Owned by this process while it runs: if the process dies mid-exec,
+        // `recover` fails the run as "may have taken effect" (a command is
+        // never run twice).
+        ws.create_durable_run(
+            &NewRun {
+                id: &run_id,
+                backend: CONTAINER_BACKEND,
+                source,
+                options: &options_json,
+            },
+            &DurableRun {
+                on_interrupt: "fail",
+                spec: None,
+                owner: RunLease::owner(),
+                lease: RUN_LEASE,
+            },
+        )?;
         ws.audit_event(
             "exec",
             CONTAINER_BACKEND,
@@ -447,6 +461,7 @@ impl ContainerBackend {
             .name(format!("run {run_id}"))
             .spawn(move || {
                 let _guard = guard;
+                let _lease = RunLease::hold(ws.clone(), &thread_id, RUN_LEASE);
                 computer_store::set_actor(format!("run:{thread_id}/{CONTAINER_BACKEND}"));
                 let result = this.run_once(&ws, &source, &options, &thread_id, &thread_cancel, &tx);
                 let value = result.value.as_ref().map(Value::to_string);

@@ -132,6 +132,11 @@ pub(crate) async fn ensure(
             remove(docker, &spec.name).await?;
         }
         Err(e) if is_not_found(&e) => {}
+        // Podman reports states the Docker API does not have (`stopped`,
+        // while its watchdog exit is being cleaned up): not usable either.
+        Err(bollard::errors::Error::JsonDataError { .. }) => {
+            remove(docker, &spec.name).await?;
+        }
         Err(e) => return Err(ContainerError::engine(e)),
     }
     ensure_image(docker, spec.image, spec.config.pull, progress).await?;
@@ -278,6 +283,18 @@ pub(crate) async fn inspect(
             created: info.created.map(|c| c.to_string()),
         })),
         Err(e) if is_not_found(&e) => Ok(None),
+        // A Podman-only state such as `stopped`.
+        Err(bollard::errors::Error::JsonDataError { message, .. }) => Ok(Some(ContainerState {
+            name: name.to_owned(),
+            id: None,
+            state: Some(if message.contains("stopped") {
+                "stopped".to_owned()
+            } else {
+                "unknown".to_owned()
+            }),
+            image: None,
+            created: None,
+        })),
         Err(e) => Err(ContainerError::engine(e)),
     }
 }

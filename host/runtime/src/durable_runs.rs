@@ -242,11 +242,20 @@ impl Runtime {
                 self.inner.config.lease,
                 &lease::owner_dead,
             ) {
-                Ok(Some(_)) => {
-                    let reason = format!(
-                        "the process running it ({}) died; its on_interrupt is \"fail\", so it was not resumed",
-                        u.owner.as_deref().unwrap_or("unknown")
-                    );
+                Ok(Some(claimed)) => {
+                    let owner = u.owner.as_deref().unwrap_or("unknown");
+                    let reason = if claimed.backend == "container" {
+                        // A command in a container cannot be replayed: it may have
+                        // changed the workspace or the outside world already.
+                        format!(
+                            "the process running this container exec ({owner}) died mid-exec: \
+                             it may have taken effect, so it was not run again"
+                        )
+                    } else {
+                        format!(
+                            "the process running it ({owner}) died; its on_interrupt is \"fail\", so it was not resumed"
+                        )
+                    };
                     ws.finish_run(
                         &run_id,
                         &RunEnd {

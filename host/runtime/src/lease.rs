@@ -112,6 +112,34 @@ impl Drop for LeaseKeeper {
     }
 }
 
+/// A run record held by this process, for backends that run outside the
+/// runtime (containers): the record is created with
+/// `Workspace::create_durable_run` and `owner: RunLease::owner()`, and
+/// the lease renewed while this value lives, so `recover` in another
+/// process knows whether the run is still going.
+pub struct RunLease {
+    _keeper: LeaseKeeper,
+}
+
+impl RunLease {
+    /// This process, as a run owner.
+    pub fn owner() -> &'static str {
+        owner_id()
+    }
+
+    /// Renews the lease of run `run_id` until dropped.
+    pub fn hold(ws: Arc<Workspace>, run_id: &str, lease: Duration) -> RunLease {
+        RunLease {
+            _keeper: LeaseKeeper::start(
+                ws,
+                run_id.to_owned(),
+                lease,
+                Arc::new(AtomicBool::new(false)),
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

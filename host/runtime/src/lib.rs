@@ -7,10 +7,12 @@
 //! [`Runtime::exec`] starts a run on its own thread and returns a
 //! [`RunHandle`] that streams [`Event`]s and ends in a [`RunResult`].
 
+mod async_module;
 mod bindings;
-mod call_context;
 mod builtin;
+mod call_context;
 mod component_cache;
+mod component_json;
 mod durable_calls;
 mod durable_runs;
 mod engine;
@@ -21,22 +23,23 @@ mod host_modules;
 mod journal;
 mod lease;
 mod limits;
-mod component_json;
 mod module_component;
 mod module_http;
 mod output;
 mod run_id;
 mod state;
 
+pub use async_module::{AsyncModule, ModuleFuture};
 pub use builtin::{JS_BACKEND, JS_GUEST, SHELL_BACKEND, SHELL_GUEST, builtin_guests};
 pub use call_context::{Answer, CallContext};
+pub use durable_runs::Recovered;
 pub use error::ExecError;
 pub use exec::{
     EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, ExecOptions, OnInterrupt, RunHandle,
     RunResult, RunStatus,
 };
-pub use durable_runs::Recovered;
 pub use host_modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistry, ParamInfo};
+pub use lease::RunLease;
 pub use limits::{Limits, ShellLimits};
 pub use module_component::{ComponentModule, ModuleLimits};
 

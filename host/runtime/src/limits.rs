@@ -46,10 +46,12 @@ impl Default for ShellLimits {
 
 impl Limits {
     /// The `COMPUTER_SHELL_*` variables that carry these limits to the shell
-    /// guest. Its output budget is the larger output cap: a flood stops as
-    /// soon as the host would start dropping it.
+    /// guest. Its output budget is the larger output cap plus some slack:
+    /// a flood stops soon after the host starts dropping it, and the host's
+    /// truncation marker still tells the reader that it did.
     pub(crate) fn shell_env(&self) -> [(&'static str, String); 4] {
-        let output = self.stdout_bytes.max(self.stderr_bytes).max(1);
+        let cap = self.stdout_bytes.max(self.stderr_bytes);
+        let output = cap.saturating_add(cap.min(64 * 1024)).max(1);
         [
             (
                 "COMPUTER_SHELL_MAX_COMMANDS",

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use computer_runtime::{
-    Answer, CallContext, ExecOptions, FunctionInfo, HostModule, JS_GUEST, ModuleCallError,
-    OnInterrupt, RunResult, RunStatus, Runtime, RuntimeConfig,
+    Answer, AsyncModule, CallContext, ExecOptions, FunctionInfo, HostModule, JS_GUEST,
+    ModuleCallError, ModuleFuture, OnInterrupt, RunResult, RunStatus, Runtime, RuntimeConfig,
 };
 use computer_store::{MkdirOptions, Workspace};
 use serde_json::{Value, json};
@@ -538,4 +538,98 @@ fn runs_are_durable_by_default_and_ephemeral_on_request() {
         assert_eq!(r.status, status, "{on:?}: {}", describe(&r));
         assert_eq!(!ws.journal(&r.run_id).unwrap().is_empty(), journalled);
     }
+}
+
+fn async_ask(args: Value, ctx: &mut CallContext) -> ModuleFuture<'_> {
+    Box::pin(async move {
+        tokio::task::yield_now().await;
+        let id = ctx.call_id().to_owned();
+        let answer = ctx.interrupt(json!({"what": args[0]}))?;
+        Ok(json!({"answer": answer, "call": id}))
+    })
+}
+
+#[test]
+fn async_host_functions_get_the_call_context_too() {
+    let (_d, ws) = workspace();
+    let rt = runtime();
+    let info = FunctionInfo {
+        name: "ask-async".into(),
+        params: vec![],
+        result: None,
+        docs: String::new(),
+    };
+    rt.modules()
+        .register(
+            "ws:later",
+            Arc::new(AsyncModule::new().function(info, async_ask)),
+        )
+        .unwrap();
+    let r = exec(
+        &rt,
+        &ws,
+        r#"import { askAsync } from "ws:later"; console.log(JSON.stringify(askAsync("ship")));"#,
+    );
+    assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
+    let p = ws.pending_interrupts().unwrap().remove(0);
+    assert_eq!(p.payload, r#"{"what":"ship"}"#);
+    let r2 = rt
+        .respond(
+            ws.clone(),
+            &p.run_id,
+            &p.call_id,
+            Answer::Approved(json!("yes")),
+        )
+        .unwrap()
+        .unwrap()
+        .wait();
+    assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
+    assert_eq!(
+        text(&r2.stdout),
+        format!("{{\"answer\":\"yes\",\"call\":\"{}\"}}\n", p.call_id)
+    );
+}
+
+#[test]
+fn recover_fails_orphaned_runs_that_cannot_replay() {
+    let (_d, ws, rt, _gate) = setup();
+    // Owned by a process of another machine whose lease has run out.
+    for (id, backend) in [("box-1", "container"), ("js-1", "js")] {
+        ws.create_durable_run(
+            &computer_store::NewRun {
+                id,
+                backend,
+                source: "true",
+                options: "{}",
+            },
+            &computer_store::DurableRun {
+                on_interrupt: "fail",
+                spec: None,
+                owner: "elsewhere:1:1",
+                lease: std::time::Duration::ZERO,
+            },
+        )
+        .unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let recovered = rt.recover(ws.clone()).unwrap();
+    let failed: Vec<String> = recovered
+        .iter()
+        .filter_map(|r| match r {
+            computer_runtime::Recovered::Failed { run_id } => Some(run_id.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed, ["box-1", "js-1"]);
+    let container = ws.run_record("box-1").unwrap().unwrap();
+    assert_eq!(container.status, "failed");
+    assert!(
+        container.error.as_deref().unwrap().contains("may have taken effect"),
+        "{:?}",
+        container.error
+    );
+    let js = ws.run_record("js-1").unwrap().unwrap();
+    assert!(js.error.as_deref().unwrap().contains("on_interrupt is \"fail\""));
+    // A second recovery finds nothing left to do.
+    assert!(rt.recover(ws.clone()).unwrap().is_empty());
 }

@@ -16,8 +16,14 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ),
     ("0002_runs", include_str!("../migrations/0002_runs.sql")),
     ("0003_audit", include_str!("../migrations/0003_audit.sql")),
-    ("0004_durable", include_str!("../migrations/0004_durable.sql")),
-    ("0005_modules", include_str!("../migrations/0005_modules.sql")),
+    (
+        "0004_durable",
+        include_str!("../migrations/0004_durable.sql"),
+    ),
+    (
+        "0005_modules",
+        include_str!("../migrations/0005_modules.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

@@ -31,8 +31,8 @@ pub use audit::{
     AuditQuery, AuditRecord, ToolCall, ToolCallRecord, redact_env, set_actor, summarize_bytes,
     summarize_text, with_actor,
 };
-pub use content::CHUNK_SIZE;
 pub use clock::now_ns;
+pub use content::CHUNK_SIZE;
 pub use db::Durability;
 pub use durable::{
     Claimed, DurableRun, EntryStatus, Interrupt, JournalEntry, ResultEncoder, Unfinished,

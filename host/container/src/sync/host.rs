@@ -154,7 +154,8 @@ fn scan_dir(
             continue;
         };
         let key = join(prefix, name);
-        let meta = match dir.symlink_metadata(name) {
+        // fstatat of the entry itself: one call, never following a link.
+        let meta = match entry.metadata() {
             Ok(m) => m,
             // Gone since it was listed.
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,

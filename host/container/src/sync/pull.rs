@@ -62,12 +62,8 @@ impl Syncer<'_> {
         let (now, skipped) = scan(self.root);
         self.report.skipped.extend(skipped);
         let mut pass = Pass {
-            by_ino: self
-                .manifest
-                .entries
-                .iter()
-                .map(|(k, e)| (e.host.ino, k.clone()))
-                .collect(),
+            // Built when the first new object shows up.
+            by_ino: HashMap::new(),
             settled: HashSet::new(),
             writes: 0,
         };
@@ -86,6 +82,14 @@ impl Syncer<'_> {
             if same_object {
                 self.update(key, node, &mut pass)?;
                 continue;
+            }
+            if pass.by_ino.is_empty() {
+                pass.by_ino = self
+                    .manifest
+                    .entries
+                    .iter()
+                    .map(|(k, e)| (e.host.ino, k.clone()))
+                    .collect();
             }
             if let Some(src) = self.rename_source(key, node, &now, &pass) {
                 match self.rename(&src, key, &mut pass)? {
@@ -256,11 +260,22 @@ impl Syncer<'_> {
 
     /// Applies changes to an entry that is the same object as last synced.
     fn update(&mut self, key: &str, node: &Scanned, pass: &mut Pass) -> Result<(), ContainerError> {
-        let Some(entry) = self.manifest.entries.get(key).cloned() else {
+        let Some(entry) = self.manifest.entries.get(key) else {
             return Ok(());
         };
-        let path = ws_path(key);
+        // The common case, untouched: nothing to read or write.
         let moved = node.meta.size != entry.host.size || node.meta.mtime_ns != entry.host.mtime_ns;
+        if node.meta.mode == entry.host.mode && (node.kind == Kind::Dir || !moved) {
+            if node.kind == Kind::Dir
+                && node.meta.mtime_ns != entry.host.mtime_ns
+                && let Some(e) = self.manifest.entries.get_mut(key)
+            {
+                e.host = node.meta;
+            }
+            return Ok(());
+        }
+        let entry = entry.clone();
+        let path = ws_path(key);
         let mut changed = false;
         let mut hash = entry.hash.clone();
         let mut target = entry.target.clone();
