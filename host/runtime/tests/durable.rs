@@ -624,12 +624,21 @@ fn recover_fails_orphaned_runs_that_cannot_replay() {
     let container = ws.run_record("box-1").unwrap().unwrap();
     assert_eq!(container.status, "failed");
     assert!(
-        container.error.as_deref().unwrap().contains("may have taken effect"),
+        container
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("may have taken effect"),
         "{:?}",
         container.error
     );
     let js = ws.run_record("js-1").unwrap().unwrap();
-    assert!(js.error.as_deref().unwrap().contains("on_interrupt is \"fail\""));
+    assert!(
+        js.error
+            .as_deref()
+            .unwrap()
+            .contains("on_interrupt is \"fail\"")
+    );
     // A second recovery finds nothing left to do.
     assert!(rt.recover(ws.clone()).unwrap().is_empty());
 }
