@@ -30,3 +30,23 @@ step fs readonly /contract
 step fs rm -r /contract || true
 step --json fs stat /backup/main.rs
 step info
+
+# Agent code in the shell (the default backend) and in JavaScript, on the same files.
+step exec 'ls / && echo "hi from bash" > /x && cat /x'
+step exec --backend js 'import { readFileSync } from "node:fs"; console.log(readFileSync("/x", "utf8").trim().toUpperCase())'
+
+# A durable run parked at an approval: ws:github asks before it posts to a
+# stand-in GitHub on 127.0.0.1; the answer resumes the run where it stopped.
+PORT=18765
+python3 examples/github-module/fake-github.py "$PORT" > "$DEMO/github.log" 2>&1 &
+GITHUB_PID=$!
+trap 'kill $GITHUB_PID 2>/dev/null; rm -rf "$DEMO"' EXIT
+step modules add ws:github guests/target/wasm32-wasip2/release/github_module.wasm \
+  --config "base_url=http://127.0.0.1:$PORT" --config repo=acme/demo --allow-host "127.0.0.1:$PORT"
+step exec --backend js --id demo-approval \
+  'import { postComment } from "ws:github"; console.log("posted:", postComment(7, "LGTM"))' || true
+step pending
+CALL="$("$BIN" --json pending | jq -r '.pending[0].call_id')"
+step respond demo-approval "$CALL" '{"approved": true}'
+echo "stand-in GitHub received:"; cat "$DEMO/github.log"
+step runs

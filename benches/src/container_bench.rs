@@ -1,6 +1,7 @@
 //! The container suite: a container exec of `true` on a warm container
 //! against a raw `podman exec` of the same container, the sync cost of one
-//! changed file in workspaces of 1,000 and 10,000 files, and the cold first
+//! changed file (changed in the workspace, then by the command) in
+//! workspaces of 1,000 and 10,000 files, and the cold first
 //! exec (container creation included) against `podman run --rm`. Needs an
 //! engine (`scripts/setup-podman.sh`) and the default image
 //! (`scripts/build-image.sh`).
@@ -167,6 +168,7 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
         let mut idle = Vec::new();
         let mut one = Vec::new();
         let mut one_total = Vec::new();
+        let mut pulled_one = Vec::new();
         for i in 0..trials {
             idle.push(sync_time(&exec(&backend, &ws, "true")?.timings));
             ws.write(
@@ -179,6 +181,10 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
             one_total.push(t.elapsed());
             anyhow::ensure!(r.pushed == 1, "pushed {} entries for one change", r.pushed);
             one.push(sync_time(&r.timings));
+            // The other way: the command changes one file, the pull finds it.
+            let r = exec(&backend, &ws, &format!("echo back {i} > d1/f100.txt"))?;
+            anyhow::ensure!(r.pulled == 1, "pulled {} entries for one change", r.pulled);
+            pulled_one.push(sync_time(&r.timings));
         }
         rows.push(Row {
             work: format!("sync (push + pull), nothing changed, {n} files"),
@@ -187,8 +193,14 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
             target: "no copying".into(),
         });
         rows.push(Row {
-            work: format!("sync (push + pull), 1 file changed, {n} files"),
+            work: format!("sync (push + pull), 1 file changed in the workspace, {n} files"),
             computer_us: us(median(one)),
+            native_us: None,
+            target: "independent of size".into(),
+        });
+        rows.push(Row {
+            work: format!("sync (push + pull), 1 file changed by the command, {n} files"),
+            computer_us: us(median(pulled_one)),
             native_us: None,
             target: "independent of size".into(),
         });

@@ -24,7 +24,7 @@ use crate::error::ContainerError;
 use crate::lifecycle::{self, ContainerState, Spec};
 use crate::output::{Channel, Sink};
 use crate::state::{WsState, workspace_file_id};
-use crate::sync::{Manifest, Owner, SyncReport, Syncer, open_root};
+use crate::sync::{Manifest, Owner, SyncReport, Syncer, Watcher, open_root};
 
 /// How long a container run's record stays claimed without renewal.
 const RUN_LEASE: Duration = Duration::from_secs(15);
@@ -135,6 +135,9 @@ pub struct Timings {
     /// Applying the container's changes to the workspace.
     #[serde(serialize_with = "millis")]
     pub pull: Duration,
+    /// The pull looked only at what the change watch (inotify) saw change;
+    /// false: it scanned the whole copy.
+    pub watched: bool,
 }
 
 /// The first attempt of an `auto` exec, when it was retried elsewhere.
@@ -251,6 +254,14 @@ struct Inner {
     engine: Mutex<Option<Arc<Engine>>>,
     running: Mutex<HashMap<String, Arc<AtomicBool>>>,
     manifests: Mutex<HashMap<PathBuf, (Stamp, Manifest)>>,
+    /// The change watch of each copy (keyed by the copy's path), kept
+    /// between execs; taken out while an exec of that copy runs.
+    watchers: Mutex<HashMap<PathBuf, Watcher>>,
+    /// The next pull acts as if the event queue overflowed (for tests).
+    break_watch: AtomicBool,
+    /// Copies this backend has run a command on, and whether a change
+    /// watch can be set up on them (false: it failed, not tried again).
+    copies: Mutex<HashMap<PathBuf, bool>>,
     progress: Arc<dyn Fn(&str) + Send + Sync>,
 }
 
@@ -325,6 +336,9 @@ impl ContainerBackend {
                 engine: Mutex::new(None),
                 running: Mutex::new(HashMap::new()),
                 manifests: Mutex::new(HashMap::new()),
+                watchers: Mutex::new(HashMap::new()),
+                break_watch: AtomicBool::new(false),
+                copies: Mutex::new(HashMap::new()),
                 progress: Arc::new(|line: &str| tracing::info!("{line}")),
             }),
         })
@@ -659,6 +673,9 @@ impl ContainerBackend {
         let root = open_root(&st.root).map_err(|e| ContainerError::sync(st.root.display(), e))?;
         let file_id = workspace_file_id(ws);
         let mut manifest = self.load_manifest(&st, &file_id, &root)?;
+        // Put back only after a successful pull: a failed one may have
+        // consumed changes it did not apply.
+        let mut watcher = self.take_watcher(&st.root);
         let (user, owner) = self.identity(&engine);
         let image = options.image.as_deref().unwrap_or(&config.image);
         let spec = Spec {
@@ -679,7 +696,11 @@ impl ContainerBackend {
         // they took effect, so they are pulled before anything else.
         if let Ok(prev) = std::fs::read_to_string(&pending) {
             let mut recovered = SyncReport::default();
-            Syncer {
+            // The crashed run was not watched: scan the whole copy.
+            if let Some(w) = watcher.as_mut() {
+                w.take(&root);
+            }
+            let retry = Syncer {
                 ws,
                 root: &root,
                 manifest: &mut manifest,
@@ -687,7 +708,10 @@ impl ContainerBackend {
                 mount: MOUNT_POINT,
                 report: &mut recovered,
             }
-            .pull(None)?;
+            .pull(None, None)?;
+            if let Some(w) = watcher.as_mut() {
+                w.recheck(retry);
+            }
             self.save_manifest(&st, &manifest)?;
             let _ = std::fs::remove_file(&pending);
             stderr.push_always(
@@ -741,6 +765,17 @@ impl ContainerBackend {
             self.save_manifest(&st, &manifest)?;
         }
         push?;
+        // Watch the copy while the command runs (new watches for what the
+        // push created; a fresh watcher if there is none).
+        let t = Instant::now();
+        if watcher.as_ref().is_some_and(Watcher::is_broken) {
+            watcher = None;
+        }
+        match watcher.as_mut() {
+            Some(w) => w.drain(&root),
+            None => watcher = self.start_watcher(&st.root, &root),
+        }
+        timings.push += t.elapsed();
         let mut created = match created {
             Some(r) => {
                 let c = r?;
@@ -827,6 +862,13 @@ impl ContainerBackend {
         let pulled_before = report.pulled;
         let rev_before = manifest.rev;
         let t = Instant::now();
+        if let Some(w) = watcher.as_mut()
+            && self.inner.break_watch.swap(false, Ordering::SeqCst)
+        {
+            w.set_broken();
+        }
+        let changes = watcher.as_mut().and_then(|w| w.take(&root));
+        timings.watched = changes.as_ref().is_some_and(|d| !d.is_everything());
         let pull = Syncer {
             ws,
             root: &root,
@@ -835,8 +877,18 @@ impl ContainerBackend {
             mount: MOUNT_POINT,
             report,
         }
-        .pull(rev_at_push);
+        .pull(rev_at_push, changes.as_ref());
         timings.pull = t.elapsed();
+        let pull = match pull {
+            Ok(retry) => {
+                if let Some(mut w) = watcher {
+                    w.recheck(retry);
+                    self.put_watcher(&st.root, w);
+                }
+                Ok(())
+            }
+            Err(e) => Err(e),
+        };
         let changed = report.pulled != pulled_before || manifest.rev != rev_before || pull.is_err();
         if changed || !report.skipped.is_empty() {
             self.save_manifest(&st, &manifest)?;
@@ -856,6 +908,90 @@ impl ContainerBackend {
             ))),
             (Err(e), _) => Err(e),
         }
+    }
+
+    /// Most copies one backend keeps a change watch on (each is an inotify
+    /// instance; the kernel allows 128 per user by default).
+    const MAX_WATCHERS: usize = 32;
+
+    fn take_watcher(&self, root: &std::path::Path) -> Option<Watcher> {
+        self.inner
+            .watchers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(root)
+    }
+
+    fn put_watcher(&self, root: &std::path::Path, w: Watcher) {
+        let mut map = self
+            .inner
+            .watchers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if map.len() < Self::MAX_WATCHERS {
+            map.insert(root.to_path_buf(), w);
+        }
+    }
+
+    /// A change watch on every directory of the copy, or `None` (then
+    /// the pull scans the whole copy): on the first exec of a copy in this
+    /// backend (a one-shot process would pay for the watches and never
+    /// use them), when inotify is not available, when a watch cannot be
+    /// added (`max_user_watches`; then this copy is not tried again by
+    /// this backend), or with `COMPUTER_CONTAINER_WATCH=0`.
+    fn start_watcher(&self, path: &std::path::Path, root: &cap_std::fs::Dir) -> Option<Watcher> {
+        if std::env::var_os("COMPUTER_CONTAINER_WATCH").is_some_and(|v| v == "0") {
+            return None;
+        }
+        let full = self
+            .inner
+            .watchers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len()
+            >= Self::MAX_WATCHERS;
+        {
+            let mut copies = self.inner.copies.lock().unwrap_or_else(|p| p.into_inner());
+            match copies.get(path) {
+                Some(true) if !full => {}
+                Some(_) => return None,
+                None => {
+                    copies.insert(path.to_path_buf(), true);
+                    return None;
+                }
+            }
+        }
+        let t = Instant::now();
+        match Watcher::start(root) {
+            Ok(w) => {
+                tracing::debug!(
+                    "watching {} directories of the copy (set up in {:?})",
+                    w.watches(),
+                    t.elapsed()
+                );
+                Some(w)
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "no change watch on {} ({e}): its pulls scan the whole copy",
+                    path.display()
+                );
+                self.inner
+                    .copies
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(path.to_path_buf(), false);
+                None
+            }
+        }
+    }
+
+    /// Makes the next pull of this backend act as if the change watch's
+    /// event queue overflowed during the command: it scans the whole copy
+    /// (and the watch is set up again). For tests of that fallback.
+    #[doc(hidden)]
+    pub fn break_change_watch(&self) {
+        self.inner.break_watch.store(true, Ordering::SeqCst);
     }
 
     fn stamp(path: &std::path::Path) -> Option<Stamp> {
@@ -960,6 +1096,12 @@ impl ContainerBackend {
                 .unwrap_or_else(|p| p.into_inner())
                 .remove(&st.manifest);
         }
+        self.take_watcher(&st.root);
+        self.inner
+            .copies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&st.root);
         Ok(StopReport {
             container: name,
             removed,

@@ -2,7 +2,7 @@
 //! path, and no symlink the container made, can reach outside it. Symlinks
 //! are read and written as links, never followed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -10,6 +10,7 @@ use cap_std::fs::{Dir, Metadata, MetadataExt};
 use sha2::{Digest, Sha256};
 
 use super::manifest::{Kind, Meta, join, ws_path};
+use super::watch::Dirty;
 
 /// Who the synced files belong to on the host (so the container's user can
 /// write them); `None` leaves them to this process's user.
@@ -108,23 +109,149 @@ pub(crate) fn remove_any(root: &Dir, key: &str) -> io::Result<()> {
 pub(crate) struct Scanned {
     pub kind: Kind,
     pub meta: Meta,
+    /// Hard links to it: a change made through another name raises no
+    /// event for this one.
+    pub links: u64,
+}
+
+/// What a scan found: the entries, what it skipped (with the reason), and
+/// the keys to look at again next time: what could not be synced (so it is
+/// reported again) and files with more than one name (a write through one
+/// name raises no event for the others).
+#[derive(Debug, Default)]
+pub(crate) struct ScanOut {
+    pub entries: BTreeMap<String, Scanned>,
+    pub skipped: Vec<String>,
+    pub retry: Dirty,
 }
 
 /// Lists the whole copy (never following symlinks). Special files and
 /// names that are not UTF-8 are left out and reported in `skipped`.
-pub(crate) fn scan(root: &Dir) -> (BTreeMap<String, Scanned>, Vec<String>) {
-    let mut out = BTreeMap::new();
-    let mut skipped = Vec::new();
-    scan_dir(root, "", &mut out, &mut skipped);
-    (out, skipped)
+pub(crate) fn scan(root: &Dir) -> ScanOut {
+    let mut out = ScanOut::default();
+    scan_dir(root, "", &mut out);
+    out
 }
 
-fn scan_dir(
-    dir: &Dir,
-    prefix: &str,
-    out: &mut BTreeMap<String, Scanned>,
-    skipped: &mut Vec<String>,
-) {
+/// Lists only the entries of `dirty` (normalized): its paths, and its
+/// trees whole. Directories are opened without following symlinks, so a
+/// key whose parent is no longer a directory is absent.
+pub(crate) fn scan_dirty(root: &Dir, dirty: &Dirty) -> ScanOut {
+    let mut out = ScanOut::default();
+    if dirty.is_everything() {
+        scan_dir(root, "", &mut out);
+        return out;
+    }
+    let mut lookup = Lookup::new(root);
+    for key in dirty.paths.iter().chain(dirty.trees.iter()) {
+        match lookup.entry(key) {
+            Ok(Found::Entry(node)) => {
+                if node.kind != Kind::Dir && node.links > 1 {
+                    out.retry.mark_path(key);
+                }
+                out.entries.insert(key.clone(), node);
+            }
+            Ok(Found::Absent) => {}
+            Ok(Found::Special) => {
+                out.skipped.push(format!(
+                    "{}: special file (fifo, socket or device) not synced",
+                    ws_path(key)
+                ));
+                out.retry.mark_path(key);
+            }
+            Err(e) => {
+                out.skipped
+                    .push(format!("{}: cannot read its metadata ({e})", ws_path(key)));
+                out.retry.mark_path(key);
+            }
+        }
+    }
+    for key in &dirty.trees {
+        if out.entries.get(key).is_some_and(|n| n.kind == Kind::Dir) {
+            match super::watch::open_dir_strict(root, key) {
+                Ok(dir) => scan_dir(&dir, key, &mut out),
+                Err(e) if gone(&e) => {
+                    out.entries.remove(key);
+                }
+                Err(e) => {
+                    out.skipped
+                        .push(format!("{}: cannot open the directory ({e})", ws_path(key)));
+                    out.retry.mark_tree(key);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The error of a path that is not (or no longer) there as a directory.
+pub(crate) fn gone(e: &io::Error) -> bool {
+    use rustix::io::Errno;
+    e.kind() == io::ErrorKind::NotFound
+        || matches!(
+            e.raw_os_error().map(Errno::from_raw_os_error),
+            Some(Errno::NOENT | Errno::NOTDIR | Errno::LOOP)
+        )
+}
+
+/// What is at a key of the copy.
+pub(crate) enum Found {
+    Entry(Scanned),
+    /// A fifo, socket or device.
+    Special,
+    Absent,
+}
+
+/// Looks up single entries of the copy, opening their parents without
+/// following symlinks (and keeping them open for the next lookup).
+pub(crate) struct Lookup<'a> {
+    root: &'a Dir,
+    parents: HashMap<String, Option<Dir>>,
+}
+
+impl<'a> Lookup<'a> {
+    pub fn new(root: &'a Dir) -> Self {
+        Lookup {
+            root,
+            parents: HashMap::new(),
+        }
+    }
+
+    pub fn entry(&mut self, key: &str) -> io::Result<Found> {
+        let (parent, name) = split(key);
+        let meta = if parent.is_empty() {
+            self.root.symlink_metadata(name)
+        } else {
+            if !self.parents.contains_key(parent) {
+                let dir = match super::watch::open_dir_strict(self.root, parent) {
+                    Ok(d) => Some(d),
+                    Err(e) if gone(&e) => None,
+                    Err(e) => return Err(e),
+                };
+                self.parents.insert(parent.to_owned(), dir);
+            }
+            match &self.parents[parent] {
+                // A single component: nothing is followed.
+                Some(dir) => dir.symlink_metadata(name),
+                None => return Ok(Found::Absent),
+            }
+        };
+        match meta {
+            Ok(m) => Ok(match kind_of(&m) {
+                Some(kind) => Found::Entry(Scanned {
+                    kind,
+                    meta: meta_of(&m),
+                    links: m.nlink(),
+                }),
+                None => Found::Special,
+            }),
+            Err(e) if gone(&e) => Ok(Found::Absent),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+fn scan_dir(dir: &Dir, prefix: &str, out: &mut ScanOut) {
     let shown = if prefix.is_empty() {
         "/".to_owned()
     } else {
@@ -133,7 +260,9 @@ fn scan_dir(
     let entries = match dir.entries() {
         Ok(e) => e,
         Err(e) => {
-            skipped.push(format!("{shown}: cannot list the directory ({e})"));
+            out.skipped
+                .push(format!("{shown}: cannot list the directory ({e})"));
+            out.retry.mark_tree(prefix);
             return;
         }
     };
@@ -141,16 +270,19 @@ fn scan_dir(
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                skipped.push(format!("{shown}: cannot list the directory ({e})"));
+                out.skipped
+                    .push(format!("{shown}: cannot list the directory ({e})"));
+                out.retry.mark_tree(prefix);
                 continue;
             }
         };
         let os_name = entry.file_name();
         let Some(name) = os_name.to_str() else {
-            skipped.push(format!(
+            out.skipped.push(format!(
                 "{}: the name is not UTF-8",
                 ws_path(&join(prefix, &os_name.to_string_lossy()))
             ));
+            out.retry.mark_tree(prefix);
             continue;
         };
         let key = join(prefix, name);
@@ -160,31 +292,41 @@ fn scan_dir(
             // Gone since it was listed.
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
             Err(e) => {
-                skipped.push(format!("{}: cannot read its metadata ({e})", ws_path(&key)));
+                out.skipped
+                    .push(format!("{}: cannot read its metadata ({e})", ws_path(&key)));
+                out.retry.mark_path(&key);
                 continue;
             }
         };
         let Some(kind) = kind_of(&meta) else {
-            skipped.push(format!(
+            out.skipped.push(format!(
                 "{}: special file (fifo, socket or device) not synced",
                 ws_path(&key)
             ));
+            out.retry.mark_path(&key);
             continue;
         };
-        out.insert(
+        out.entries.insert(
             key.clone(),
             Scanned {
                 kind,
                 meta: meta_of(&meta),
+                links: meta.nlink(),
             },
         );
+        if kind != Kind::Dir && meta.nlink() > 1 {
+            out.retry.mark_path(&key);
+        }
         if kind == Kind::Dir {
             match dir.open_dir(name) {
-                Ok(sub) => scan_dir(&sub, &key, out, skipped),
-                Err(e) => skipped.push(format!(
-                    "{}: cannot open the directory ({e})",
-                    ws_path(&key)
-                )),
+                Ok(sub) => scan_dir(&sub, &key, out),
+                Err(e) => {
+                    out.skipped.push(format!(
+                        "{}: cannot open the directory ({e})",
+                        ws_path(&key)
+                    ));
+                    out.retry.mark_tree(&key);
+                }
             }
         }
     }

@@ -5,14 +5,20 @@
 //! Both directions are incremental against a [`Manifest`] of what the copy
 //! holds. Push does nothing when the workspace revision is the one the
 //! copy matches, and otherwise rewrites only entries whose workspace
-//! metadata changed. Pull scans the copy (metadata only), hashes files
-//! whose size or mtime changed, and applies creates, modifies, deletes,
-//! renames (matched by inode), modes and symlinks.
+//! metadata changed. Pull looks at the entries an inotify [`Watcher`] saw
+//! change (or, when it cannot vouch for them, scans the whole copy),
+//! metadata only, hashes files whose size or mtime changed, and applies
+//! creates, modifies, deletes, renames (matched by inode), modes and
+//! symlinks.
 
 mod host;
 mod manifest;
 mod pull;
 mod push;
+mod watch;
+
+#[cfg(test)]
+mod tests;
 
 use cap_std::fs::Dir;
 use computer_store::{Errno, FsError, Workspace};
@@ -20,6 +26,7 @@ use serde::Serialize;
 
 pub(crate) use host::{Owner, open_root};
 pub(crate) use manifest::Manifest;
+pub(crate) use watch::Watcher;
 
 /// What one sync did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

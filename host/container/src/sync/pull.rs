@@ -1,11 +1,14 @@
 //! Pull: apply what the container changed in the host copy to the workspace.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use computer_store::{Errno, FsError, MkdirOptions, RmOptions, WriteOptions};
 
-use super::host::{HashingReader, Scanned, hash_file, scan, target_to_ws};
+use super::host::{
+    Found, HashingReader, Lookup, ScanOut, Scanned, hash_file, scan, scan_dirty, target_to_ws,
+};
 use super::manifest::{Entry, Kind, is_within, ws_path};
+use super::watch::Dirty;
 use super::{Syncer, is_fatal};
 use crate::error::ContainerError;
 
@@ -37,6 +40,30 @@ impl Pass {
     }
 }
 
+/// The host copy as the pull sees it: what the scan found, and single
+/// lookups of what it did not look at.
+struct View<'a> {
+    now: &'a BTreeMap<String, Scanned>,
+    /// `None`: the scan saw the whole copy.
+    changes: Option<&'a Dirty>,
+    lookup: Lookup<'a>,
+}
+
+impl View<'_> {
+    fn get(&mut self, key: &str) -> Option<Scanned> {
+        if let Some(n) = self.now.get(key) {
+            return Some(*n);
+        }
+        match self.changes {
+            Some(d) if !d.covers(key) => match self.lookup.entry(key) {
+                Ok(Found::Entry(n)) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 /// How a workspace change went.
 enum Applied {
     Done,
@@ -57,15 +84,53 @@ impl Syncer<'_> {
     /// workspace revision the copy matched before the command ran: if
     /// nothing but this pull changed the workspace since, the manifest
     /// records the new revision and the next push costs nothing.
-    pub fn pull(&mut self, rev_at_push: Option<u64>) -> Result<(), ContainerError> {
+    ///
+    /// `changes`: the only entries that may have changed (from the
+    /// watcher); `None` scans the whole copy. Returns the entries to look
+    /// at again next time: those that could not be synced, so they are
+    /// reported again.
+    pub fn pull(
+        &mut self,
+        rev_at_push: Option<u64>,
+        changes: Option<&Dirty>,
+    ) -> Result<Dirty, ContainerError> {
         let r0 = self.ws.rev()?;
-        let (now, skipped) = scan(self.root);
+        let changes = changes.filter(|d| !d.is_everything());
+        let ScanOut {
+            entries: now,
+            skipped,
+            mut retry,
+        } = match changes {
+            None => scan(self.root),
+            Some(d) => scan_dirty(self.root, d),
+        };
         self.report.skipped.extend(skipped);
+        // A new name of a hard-linked file: its other names are not known
+        // (and a write through them raises no event for this one), so the
+        // next pull scans everything, which lists them all for rechecking.
+        if changes.is_some()
+            && now.iter().any(|(k, n)| {
+                n.kind != Kind::Dir
+                    && n.links > 1
+                    && self
+                        .manifest
+                        .entries
+                        .get(k)
+                        .is_none_or(|e| e.host.ino != n.meta.ino)
+            })
+        {
+            retry.mark_tree("");
+        }
         let mut pass = Pass {
             // Built when the first new object shows up.
             by_ino: HashMap::new(),
             settled: HashSet::new(),
             writes: 0,
+        };
+        let mut view = View {
+            now: &now,
+            changes,
+            lookup: Lookup::new(self.root),
         };
 
         // Parents sort before their children, so every entry's parent is
@@ -84,14 +149,15 @@ impl Syncer<'_> {
                 continue;
             }
             if pass.by_ino.is_empty() {
+                // A rename's source was looked at too (its name went away),
+                // so with a change list only those entries can be one.
                 pass.by_ino = self
-                    .manifest
-                    .entries
+                    .looked_at(changes)
                     .iter()
-                    .map(|(k, e)| (e.host.ino, k.clone()))
+                    .filter_map(|k| Some((self.manifest.entries.get(k)?.host.ino, k.clone())))
                     .collect();
             }
-            if let Some(src) = self.rename_source(key, node, &now, &pass) {
+            if let Some(src) = self.rename_source(key, node, &mut view, &pass) {
                 match self.rename(&src, key, &mut pass)? {
                     Some(Applied::Done) => {
                         self.update(key, node, &mut pass)?;
@@ -105,12 +171,11 @@ impl Syncer<'_> {
         }
 
         // What the container removed.
+        // (Renames have moved their entries in the manifest by now.)
         let gone: Vec<String> = self
-            .manifest
-            .entries
-            .keys()
-            .filter(|k| !now.contains_key(*k))
-            .cloned()
+            .looked_at(changes)
+            .into_iter()
+            .filter(|k| !now.contains_key(k))
             .collect();
         for key in gone {
             if !self.manifest.entries.contains_key(&key) || pass.is_settled(&key) {
@@ -135,7 +200,32 @@ impl Syncer<'_> {
             Some(p) if p == r0 && r1 == r0 + pass.writes => Some(r1),
             _ => None,
         };
-        Ok(())
+        // Refused changes stay on the host: report them again next time.
+        for key in pass.settled {
+            retry.mark_tree(&key);
+        }
+        Ok(retry)
+    }
+
+    /// The manifest entries a scan of `changes` looks at (all of them
+    /// without a change list): only those can have gone or been renamed.
+    fn looked_at(&self, changes: Option<&Dirty>) -> Vec<String> {
+        let Some(d) = changes else {
+            return self.manifest.entries.keys().cloned().collect();
+        };
+        let mut keys = BTreeSet::new();
+        for p in &d.paths {
+            if self.manifest.entries.contains_key(p) {
+                keys.insert(p.clone());
+            }
+        }
+        for t in &d.trees {
+            if self.manifest.entries.contains_key(t) {
+                keys.insert(t.clone());
+            }
+            keys.extend(self.manifest.subtree_keys(t));
+        }
+        keys.into_iter().collect()
     }
 
     /// A manifest entry that `key` was renamed from: same inode and kind,
@@ -144,12 +234,12 @@ impl Syncer<'_> {
         &self,
         key: &str,
         node: &Scanned,
-        now: &BTreeMap<String, Scanned>,
+        view: &mut View<'_>,
         pass: &Pass,
     ) -> Option<String> {
         let src = pass.by_ino.get(&node.meta.ino)?;
         let entry = self.manifest.entries.get(src)?;
-        let still_there = now
+        let still_there = view
             .get(src)
             .is_some_and(|n| n.kind == node.kind && n.meta.ino == node.meta.ino);
         let ok = src != key
@@ -169,7 +259,7 @@ impl Syncer<'_> {
                 node.meta.mtime_ns == entry.host.mtime_ns
                     || self.manifest.subtree(src).any(|(child, e)| {
                         let moved = format!("{key}{}", &child[src.len()..]);
-                        now.get(&moved).is_some_and(|n| n.meta.ino == e.host.ino)
+                        view.get(&moved).is_some_and(|n| n.meta.ino == e.host.ino)
                     })
             }
         };
