@@ -41,6 +41,7 @@ PORT=18765
 python3 examples/github-module/fake-github.py "$PORT" > "$DEMO/github.log" 2>&1 &
 GITHUB_PID=$!
 trap 'kill $GITHUB_PID 2>/dev/null; rm -rf "$DEMO"' EXIT
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
 step modules add ws:github guests/target/wasm32-wasip2/release/github_module.wasm \
   --config "base_url=http://127.0.0.1:$PORT" --config repo=acme/demo --allow-host "127.0.0.1:$PORT"
 step exec --backend js --id demo-approval \
