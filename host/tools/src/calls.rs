@@ -402,6 +402,11 @@ impl Tools {
         if r.exit_code == 127 {
             out["hint"] = json!("exit 127 means command not found: retry on another backend");
         }
+        if r.status == computer_runtime::RunStatus::Waiting {
+            out["hint"] = json!(
+                "the run is parked until a human answers an approval (computer://approvals); it resumes by itself when they do: do not run it again"
+            );
+        }
         Ok(out)
     }
 }

@@ -1141,3 +1141,46 @@ fn concurrent_edits_of_one_file_all_land() {
     let want: String = (0..8).map(|i| format!("done {i}\n")).collect();
     assert_eq!(text(&ws, "/shared.txt"), want);
 }
+
+/// `ws:gate.ask()` waits for an approval.
+struct Gate;
+
+impl computer_runtime::HostModule for Gate {
+    fn functions(&self) -> Vec<computer_runtime::FunctionInfo> {
+        vec![computer_runtime::FunctionInfo {
+            name: "ask".into(),
+            params: vec![],
+            result: None,
+            docs: String::new(),
+        }]
+    }
+
+    fn call(
+        &self,
+        _: &str,
+        _: Value,
+        ctx: &mut computer_runtime::CallContext,
+    ) -> Result<Value, computer_runtime::ModuleCallError> {
+        ctx.interrupt(json!({"deploy": true}))
+    }
+}
+
+#[test]
+fn exec_of_a_run_parked_at_an_approval_says_so() {
+    let ws = workspace();
+    let rt = runtime();
+    rt.modules().register("ws:gate", Arc::new(Gate)).unwrap();
+    let tools = Tools::new(ws.clone(), Some(rt), ToolOptions::default());
+    let v = ok(
+        &tools,
+        "exec",
+        json!({"command": "import { ask } from 'ws:gate'; ask();", "backend": "js"}),
+    );
+    assert_eq!(v["status"], "waiting", "{v}");
+    assert_eq!(v["exitCode"], 75, "{v}");
+    assert!(
+        v["hint"].as_str().unwrap().contains("do not run it again"),
+        "{v}"
+    );
+    assert_eq!(ws.pending_interrupts().unwrap().len(), 1);
+}
