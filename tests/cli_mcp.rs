@@ -908,3 +908,27 @@ fn tools_rejects_bad_options() {
     assert_eq!(code, "EINVAL");
     assert!(msg.contains("unknown backend \"cobol\""), "{msg}");
 }
+
+#[test]
+fn tools_offers_the_container_backends_only_when_named() {
+    let exec_backends = |doc: &Value| -> Vec<String> {
+        let tools = doc.as_array().expect("a list of tools");
+        let exec = tools
+            .iter()
+            .find(|t| t["function"]["name"] == "exec")
+            .expect("exec");
+        exec["function"]["parameters"]["properties"]["backend"]["enum"]
+            .as_array()
+            .expect("a backend enum")
+            .iter()
+            .map(|b| b.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let default = exec_backends(&tools_json(&[]));
+    assert!(
+        !default.iter().any(|b| b == "container" || b == "auto"),
+        "{default:?}"
+    );
+    let named = exec_backends(&tools_json(&["--backends", "shell,auto,container"]));
+    assert_eq!(named, ["shell", "auto", "container"]);
+}

@@ -11,15 +11,32 @@ use computer_tools::{Format, ToolDef, ToolOptions, Tools, definitions_for, rende
 use crate::args::ToolSetArgs;
 use crate::error::{CliError, CliResult};
 
-/// Checks `--backends` against the guests built into this binary.
+/// The container backends, offered only when `--backends` names them (they
+/// need an engine, and a container per workspace).
+const CONTAINER_BACKENDS: [&str; 2] = [
+    computer_container::CONTAINER_BACKEND,
+    computer_container::AUTO_BACKEND,
+];
+
+fn wants_container(args: &ToolSetArgs) -> bool {
+    args.backends
+        .iter()
+        .any(|b| CONTAINER_BACKENDS.contains(&b.as_str()))
+}
+
+/// Checks `--backends` against the guests built into this binary (and the
+/// container backends).
 pub fn check_backends(args: &ToolSetArgs) -> CliResult {
     let builtin: Vec<&str> = builtin_guests().iter().map(|(name, _)| *name).collect();
     for b in &args.backends {
-        if !builtin.contains(&b.as_str()) {
+        if !builtin.contains(&b.as_str()) && !CONTAINER_BACKENDS.contains(&b.as_str()) {
             let known = if builtin.is_empty() {
                 "none are built into this binary (run scripts/build-guests.sh)".to_owned()
             } else {
-                format!("built-in backends: {}", builtin.join(", "))
+                format!(
+                    "built-in backends: {}, plus container and auto",
+                    builtin.join(", ")
+                )
             };
             return Err(CliError::invalid(format!(
                 "unknown backend {b:?} in --backends; {known}"
@@ -44,11 +61,25 @@ pub fn runtime_for(args: &ToolSetArgs, ws: &Workspace) -> CliResult<Option<Runti
     Ok(Some(runtime))
 }
 
-/// The tool set over `ws` that `args` asks for.
+/// The tool set over `ws` that `args` asks for. The container backends
+/// come in when `--backends` names them; without an engine configuration
+/// they are left out, and the reason logged.
 pub fn tool_set(ws: Arc<Workspace>, runtime: Option<Runtime>, args: &ToolSetArgs) -> Tools {
-    Tools::new(
+    let container = if wants_container(args) && runtime.is_some() {
+        match computer_container::ContainerBackend::from_env() {
+            Ok(c) => Some(c),
+            Err(e) => {
+                tracing::error!("the container backends are unavailable: {e}");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    Tools::with_container(
         ws,
         runtime,
+        container,
         ToolOptions {
             readonly: args.readonly,
             backends: args.backends.clone(),
@@ -59,10 +90,13 @@ pub fn tool_set(ws: Arc<Workspace>, runtime: Option<Runtime>, args: &ToolSetArgs
 /// The definitions of the tool set `args` asks for, without building it:
 /// the built-in guests' names are all `exec` needs, so no guest is compiled.
 pub fn definitions(args: &ToolSetArgs) -> Vec<ToolDef> {
-    let builtin = builtin_guests()
+    let mut builtin: Vec<String> = builtin_guests()
         .into_iter()
         .map(|(name, _)| name.to_owned())
         .collect();
+    if wants_container(args) {
+        builtin.extend(CONTAINER_BACKENDS.map(str::to_owned));
+    }
     definitions_for(
         ToolOptions {
             readonly: args.readonly,
