@@ -713,3 +713,38 @@ fn the_default_backend_is_the_shell() {
     assert!(stdout.ends_with("hi\n"), "{stdout}");
     assert_eq!(ws.cat("/x"), "hi\n");
 }
+
+#[test]
+fn each_backend_gets_its_own_default_memory_cap_unless_memory_is_given() {
+    let ws = Ws::new();
+    let memory_of = |id: &str| -> u64 {
+        let record = ws.json(&["runs", "show", id]);
+        let options: Value = serde_json::from_str(record["options"].as_str().unwrap()).unwrap();
+        options["memory_bytes"].as_u64().unwrap()
+    };
+    for (args, id, want) in [
+        (
+            &["--backend", "shell", "--id", "sh", "echo hi"][..],
+            "sh",
+            1u64 << 30,
+        ),
+        (&["--backend", "js", "--id", "js", "1"][..], "js", 256 << 20),
+        (
+            &[
+                "--backend",
+                "shell",
+                "--memory",
+                "64",
+                "--id",
+                "sh64",
+                "echo hi",
+            ][..],
+            "sh64",
+            64 << 20,
+        ),
+    ] {
+        let (code, _, err) = plain(&ws, args, "");
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(memory_of(id), want, "{args:?}");
+    }
+}

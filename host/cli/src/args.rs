@@ -148,7 +148,7 @@ pub struct ExecArgs {
     /// Wall-clock limit in seconds [default: 60]
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
-    /// Memory limit in MiB [default: 256]
+    /// Memory limit in MiB [default: 256; 1024 for shell]
     #[arg(long, value_name = "MIB")]
     pub memory: Option<u64>,
     /// Run id (unique per workspace) [default: generated]

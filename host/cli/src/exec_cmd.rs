@@ -100,7 +100,14 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         })?;
         env.insert(k.to_owned(), v.to_owned());
     }
-    let limits = limits_of(&args)?;
+    let mut limits = limits_of(&args)?;
+    let defaults = RuntimeConfig::default();
+    if args.memory.is_none()
+        && let Some(memory) = defaults.backend_memory.get(&args.backend)
+    {
+        // The backend's own default (the shell's is larger), not the general one.
+        limits.memory_bytes = *memory;
+    }
     let config = RuntimeConfig {
         limits: limits.clone(),
         ..Default::default()

@@ -32,12 +32,18 @@ fn hostname() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
-/// Field 22 of `/proc/PID/stat`: when the process started.
+/// Field 22 of `/proc/PID/stat`: when the process started. `None` when
+/// there is no such process, or only its corpse (a zombie nobody reaped
+/// yet: it will never renew a lease again).
 fn start_time(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name (field 2) may hold spaces and parentheses: skip past its end.
     let rest = &stat[stat.rfind(')')? + 2..];
-    rest.split(' ').nth(19)?.parse().ok()
+    let mut fields = rest.split(' ');
+    if matches!(fields.next(), Some("Z" | "X" | "x")) {
+        return None;
+    }
+    fields.nth(18)?.parse().ok()
 }
 
 /// Whether `owner` is certainly gone: a process of this machine that no
@@ -154,5 +160,26 @@ mod tests {
         assert!(owner_dead(&format!("{host}:{}:1", std::process::id())));
         // Another machine's owner is never declared dead here.
         assert!(!owner_dead("some-other-host:1:1"));
+        // A killed process that nobody has reaped yet is dead too.
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let owner = format!("{host}:{pid}:{}", start_time(pid).unwrap());
+        assert!(!owner_dead(&owner));
+        child.kill().unwrap();
+        // Not reaped yet: a zombie (give the kernel a moment to deliver the signal).
+        let mut dead = false;
+        for _ in 0..100 {
+            if owner_dead(&owner) {
+                dead = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(dead, "a zombie owner is dead");
+        child.wait().unwrap();
+        assert!(owner_dead(&owner));
     }
 }
