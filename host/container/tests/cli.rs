@@ -22,13 +22,16 @@ fn engine_available() -> bool {
     }
 }
 
-/// `computer --workspace DIR/ws.db ARGS`, with the container state in DIR.
+/// `computer --workspace DIR/ws.db ARGS`. The cache is shared by the
+/// tests, so the shell guest is compiled once, not per test (minutes in a
+/// debug build); container state in it is keyed by workspace, and each test
+/// has its own.
 fn cmd(dir: &Path, args: &[&str]) -> Command {
     let mut c = computer(dir);
-    c.arg("--workspace")
-        .arg(dir.join("ws.db"))
-        .args(args)
-        .env("COMPUTER_CACHE_DIR", dir.join("cache"));
+    c.arg("--workspace").arg(dir.join("ws.db")).args(args).env(
+        "COMPUTER_CACHE_DIR",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("component-cache"),
+    );
     c
 }
 
