@@ -13,29 +13,11 @@ set -euo pipefail
 log() { printf '[setup-podman] %s\n' "$*" >&2; }
 
 SOCKET="${PODMAN_SOCKET:-/tmp/podman.sock}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null; then SUDO="sudo"; else
-    log "not root and no sudo: install podman, runc and busybox-static by hand if missing"
-  fi
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 
 # busybox-static: the binary of the default image (scripts/build-image.sh).
 APT_PACKAGES=(podman runc busybox-static)
-missing=()
-for pkg in "${APT_PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$pkg")
-  fi
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  log "installing Debian packages: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-  log "Debian packages present"
-fi
+apt_install_missing "${APT_PACKAGES[@]}"
 
 # The machine is itself a container with hybrid cgroups: crun fails and some
 # rlimits cannot be raised, so use runc, cgroupfs and modest ulimits.

@@ -8,30 +8,12 @@ set -euo pipefail
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null; then SUDO="sudo"; else
-    log "not root and no sudo: install packages by hand if any are missing"
-  fi
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 
 # jq, file, bsdextrautils, diffutils: the tools the shell corpus runs under real bash.
 APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc jq file bsdextrautils diffutils)
 
-missing=()
-for pkg in "${APT_PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$pkg")
-  fi
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  log "installing Debian packages: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-  log "Debian packages present"
-fi
+apt_install_missing "${APT_PACKAGES[@]}"
 
 if ! command -v rustup >/dev/null; then
   log "rustup not found: this project expects a rustup-managed toolchain (rust 1.95+)"

@@ -11,6 +11,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bollard::Docker;
+use computer_runtime::serialize::{lossy, millis};
 use computer_runtime::{Event, RunLease, RunStatus};
 use computer_store::{DurableRun, NewRun, NodeKind, RunEnd, Workspace};
 use serde::Serialize;
@@ -147,14 +148,6 @@ pub struct Fallback {
     pub run_id: String,
     pub exit_code: i32,
     pub reason: String,
-}
-
-fn lossy<S: serde::Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&String::from_utf8_lossy(b))
-}
-
-fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64() * 1000.0)
 }
 
 impl From<computer_runtime::RunResult> for ExecResult {

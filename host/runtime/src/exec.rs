@@ -22,7 +22,7 @@ use crate::error::ExecError;
 use crate::journal::{self, Journal, JournalMonotonicClock, JournalWallClock};
 use crate::lease::{self, LeaseKeeper};
 use crate::limits::{Limits, MemoryLimiter};
-use crate::output::{Channel, Sink};
+use crate::output::{Channel, GuestStream, Sink};
 use crate::state::{RunState, Stop};
 use crate::{Guest, GuestSlot, Inner, Runtime, run_id};
 
@@ -137,13 +137,22 @@ pub struct RunResult {
     pub duration: Duration,
 }
 
-fn lossy<S: serde::Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&String::from_utf8_lossy(b))
-}
+/// Serializers of run results, shared with backends outside the runtime
+/// (containers) so every backend's result has the same JSON shape.
+pub mod serialize {
+    use std::time::Duration;
 
-fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64() * 1000.0)
+    /// Output bytes as (lossy) UTF-8 text.
+    pub fn lossy<S: serde::Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&String::from_utf8_lossy(b))
+    }
+
+    /// A duration as fractional milliseconds.
+    pub fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(d.as_secs_f64() * 1000.0)
+    }
 }
+use serialize::{lossy, millis};
 
 /// A run in progress.
 pub struct RunHandle {
@@ -448,7 +457,7 @@ impl Job {
             Some(Ok(j)) => Some(Arc::new(std::sync::Mutex::new(j))),
             Some(Err(e)) => {
                 let outcome = Outcome::failed(format!("cannot read the run's journal: {e}"));
-                return self.finish(outcome, &stdout, &stderr, &events, started, None);
+                return self.finish(outcome, &stdout, &stderr, &events, started);
             }
         };
         if let Some(j) = &journal {
@@ -487,7 +496,7 @@ impl Job {
             }
             jl.detach_sinks();
         }
-        self.finish(outcome, &stdout, &stderr, &events, started, journal)
+        self.finish(outcome, &stdout, &stderr, &events, started)
     }
 
     fn finish(
@@ -497,7 +506,6 @@ impl Job {
         stderr: &Sink,
         events: &mpsc::Sender<Event>,
         started: Instant,
-        _journal: Option<journal::SharedJournal>,
     ) -> RunResult {
         if let Some(err) = &outcome.error {
             // Past the cap if need be: the reader must learn why the run stopped.
@@ -508,18 +516,19 @@ impl Job {
         let value_text = outcome.value.as_ref().map(Value::to_string);
         // A parked run has not ended; a run taken over belongs to its new owner.
         let ended = !matches!(outcome.status, RunStatus::Waiting) && !outcome.lease_lost;
-        if !ended {
-        } else if let Err(e) = self.workspace.finish_run(
-            &self.run_id,
-            &RunEnd {
-                status: outcome.status.as_str(),
-                exit_code: Some(outcome.exit_code),
-                value: value_text.as_deref(),
-                error: outcome.error.as_deref(),
-                stdout: &stdout,
-                stderr: &stderr,
-            },
-        ) {
+        if ended
+            && let Err(e) = self.workspace.finish_run(
+                &self.run_id,
+                &RunEnd {
+                    status: outcome.status.as_str(),
+                    exit_code: Some(outcome.exit_code),
+                    value: value_text.as_deref(),
+                    error: outcome.error.as_deref(),
+                    stdout: &stdout,
+                    stderr: &stderr,
+                },
+            )
+        {
             tracing::error!(run = %self.run_id, "cannot record the end of the run: {e}");
         }
         let _ = events.send(Event::Exit {
@@ -575,8 +584,8 @@ impl Job {
         wasi.args(&argv)
             .envs(&env)
             .stdin(MemoryInputPipe::new(self.options.stdin.clone()))
-            .stdout(stdout.clone())
-            .stderr(stderr.clone())
+            .stdout(GuestStream(stdout.clone()))
+            .stderr(GuestStream(stderr.clone()))
             .allow_tcp(false)
             .allow_udp(false)
             .allow_ip_name_lookup(false);

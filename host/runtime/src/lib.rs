@@ -36,7 +36,7 @@ pub use durable_runs::Recovered;
 pub use error::ExecError;
 pub use exec::{
     EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, ExecOptions, OnInterrupt, RunHandle,
-    RunResult, RunStatus,
+    RunResult, RunStatus, serialize,
 };
 pub use host_modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistry, ParamInfo};
 pub use lease::RunLease;

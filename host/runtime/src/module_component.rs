@@ -15,23 +15,17 @@
 //! what a toolchain's standard library imports resolves, with no
 //! environment, no preopened directories and no sockets.
 
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
 use serde_json::Value;
 use wasmtime::component::{
     Component, ComponentExportIndex, HasSelf, InstancePre, Linker, ResourceTable, Type, Val,
     types::ComponentItem,
 };
 use wasmtime::{Engine, Store, UpdateDeadline};
-use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
-use wasmtime_wasi_io::poll::Pollable;
-use wasmtime_wasi_io::streams::{OutputStream, StreamResult};
 
 use crate::call_context::{Answer, CallContext};
 use crate::component_json::{self, JsonPath};
@@ -39,6 +33,7 @@ use crate::error::{ExecError, one_line};
 use crate::host_modules::{FunctionInfo, HostModule, ModuleCallError, ParamInfo};
 use crate::limits::MemoryLimiter;
 use crate::module_http::{AllowList, HttpPolicy};
+use crate::output::{GuestStream, GuestWrite};
 use crate::{Runtime, component_cache};
 
 mod wit {
@@ -480,58 +475,9 @@ impl LogStream {
     }
 }
 
-impl IsTerminal for LogStream {
-    fn is_terminal(&self) -> bool {
-        false
-    }
-}
-
-impl StdoutStream for LogStream {
-    fn p2_stream(&self) -> Box<dyn OutputStream> {
-        Box::new(self.clone())
-    }
-
-    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
-        Box::new(self.clone())
-    }
-}
-
-impl OutputStream for LogStream {
-    fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
-        self.push(&bytes);
-        Ok(())
-    }
-
-    fn flush(&mut self) -> StreamResult<()> {
-        Ok(())
-    }
-
-    fn check_write(&mut self) -> StreamResult<usize> {
-        Ok(64 * 1024)
-    }
-}
-
-#[async_trait::async_trait]
-impl Pollable for LogStream {
-    async fn ready(&mut self) {}
-}
-
-impl tokio::io::AsyncWrite for LogStream {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        self.push(buf);
-        Poll::Ready(Ok(buf.len()))
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
+impl GuestWrite for LogStream {
+    fn write_guest(&self, bytes: &[u8]) {
+        self.push(bytes);
     }
 }
 
@@ -657,8 +603,8 @@ impl ComponentModule {
         let stdout = LogStream::new(inner.name.clone(), "stdout");
         let stderr = LogStream::new(inner.name.clone(), "stderr");
         let mut wasi = WasiCtx::builder();
-        wasi.stdout(stdout.clone())
-            .stderr(stderr.clone())
+        wasi.stdout(GuestStream(stdout.clone()))
+            .stderr(GuestStream(stderr.clone()))
             .allow_tcp(false)
             .allow_udp(false)
             .allow_ip_name_lookup(false);

@@ -67,20 +67,6 @@ impl Sink {
         st.dropped += (bytes.len() - take) as u64;
     }
 
-    /// A guest write: straight out, or through the journal.
-    pub fn write_guest(&self, bytes: &[u8]) {
-        match &self.journal {
-            Some(j) => {
-                let index = match self.channel {
-                    Channel::Stdout => 0,
-                    Channel::Stderr => 1,
-                };
-                crate::journal::lock(j).output(index, bytes);
-            }
-            None => self.emit(bytes),
-        }
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, SinkState> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -132,13 +118,40 @@ impl Sink {
     }
 }
 
-impl IsTerminal for Sink {
+/// Where a guest's writes to one of its output streams go.
+pub(crate) trait GuestWrite: Clone + Send + Sync + 'static {
+    fn write_guest(&self, bytes: &[u8]);
+}
+
+impl GuestWrite for Sink {
+    /// Straight out, or, for a durable run, through the journal.
+    fn write_guest(&self, bytes: &[u8]) {
+        match &self.journal {
+            Some(j) => {
+                let index = match self.channel {
+                    Channel::Stdout => 0,
+                    Channel::Stderr => 1,
+                };
+                crate::journal::lock(j).output(index, bytes);
+            }
+            None => self.emit(bytes),
+        }
+    }
+}
+
+/// The WASI plumbing of a guest output stream around a [`GuestWrite`].
+/// Writes never block and never fail: a sink over its cap drops them, so a
+/// guest that floods its output is not stopped by an error it might mishandle.
+#[derive(Clone)]
+pub(crate) struct GuestStream<W>(pub W);
+
+impl<W: GuestWrite> IsTerminal for GuestStream<W> {
     fn is_terminal(&self) -> bool {
         false
     }
 }
 
-impl StdoutStream for Sink {
+impl<W: GuestWrite> StdoutStream for GuestStream<W> {
     fn p2_stream(&self) -> Box<dyn OutputStream> {
         Box::new(self.clone())
     }
@@ -148,11 +161,9 @@ impl StdoutStream for Sink {
     }
 }
 
-/// Writes never block and never fail: over the cap they are dropped, so a
-/// guest that floods its output is not stopped by an error it might mishandle.
-impl OutputStream for Sink {
+impl<W: GuestWrite> OutputStream for GuestStream<W> {
     fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
-        self.write_guest(&bytes);
+        self.0.write_guest(&bytes);
         Ok(())
     }
 
@@ -166,17 +177,17 @@ impl OutputStream for Sink {
 }
 
 #[async_trait::async_trait]
-impl Pollable for Sink {
+impl<W: GuestWrite> Pollable for GuestStream<W> {
     async fn ready(&mut self) {}
 }
 
-impl tokio::io::AsyncWrite for Sink {
+impl<W: GuestWrite> tokio::io::AsyncWrite for GuestStream<W> {
     fn poll_write(
         self: Pin<&mut Self>,
         _cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        self.write_guest(buf);
+        self.0.write_guest(buf);
         Poll::Ready(Ok(buf.len()))
     }
 

@@ -12,7 +12,7 @@ use computer_runtime::{
     Answer, AsyncModule, CallContext, ExecOptions, FunctionInfo, HostModule, JS_GUEST,
     ModuleCallError, ModuleFuture, OnInterrupt, RunResult, RunStatus, Runtime, RuntimeConfig,
 };
-use computer_store::{MkdirOptions, Workspace};
+use computer_store::{Interrupt, MkdirOptions, Workspace};
 use serde_json::{Value, json};
 
 fn runtime() -> Runtime {
@@ -109,6 +109,14 @@ fn exec(rt: &Runtime, ws: &Arc<Workspace>, source: &str) -> RunResult {
     .wait()
 }
 
+/// Answers interrupt `p` and waits for its run to end (or park again).
+fn resume(rt: &Runtime, ws: &Arc<Workspace>, p: &Interrupt, answer: Answer) -> RunResult {
+    rt.respond(ws.clone(), &p.run_id, &p.call_id, answer)
+        .expect("respond")
+        .expect("the run resumes")
+        .wait()
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -157,16 +165,7 @@ fn an_approved_interrupt_resumes_the_run_without_repeating_anything() {
     assert_eq!(p.payload, r#"{"what":"deploy"}"#);
     assert_eq!(p.run_id, r.run_id);
 
-    let handle = rt
-        .respond(
-            ws.clone(),
-            &p.run_id,
-            &p.call_id,
-            Answer::Approved(json!({"approved": true})),
-        )
-        .unwrap()
-        .expect("the run resumes");
-    let r2 = handle.wait();
+    let r2 = resume(&rt, &ws, p, Answer::Approved(json!({"approved": true})));
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     // Output already emitted is not emitted again, but the result has it all.
     assert_eq!(
@@ -203,19 +202,15 @@ catch (e) { console.log("refused:", e.message); }
     let r = exec(&rt, &ws, src);
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
     let p = ws.pending_interrupts().unwrap().remove(0);
-    let r2 = rt
-        .respond(
-            ws.clone(),
-            &p.run_id,
-            &p.call_id,
-            Answer::Rejected {
-                reason: "not on a Friday".into(),
-                value: None,
-            },
-        )
-        .unwrap()
-        .unwrap()
-        .wait();
+    let r2 = resume(
+        &rt,
+        &ws,
+        &p,
+        Answer::Rejected {
+            reason: "not on a Friday".into(),
+            value: None,
+        },
+    );
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     assert!(
         text(&r2.stdout).contains("refused:") && text(&r2.stdout).contains("not on a Friday"),
@@ -243,16 +238,8 @@ for (const step of ["one", "two", "three"]) {
         let pending = ws.pending_interrupts().unwrap();
         assert_eq!(pending.len(), 1);
         assert_eq!(pending[0].payload, json!({"what": step}).to_string());
-        r = rt
-            .respond(
-                ws.clone(),
-                &run_id,
-                &pending[0].call_id,
-                Answer::Approved(json!(i)),
-            )
-            .unwrap()
-            .unwrap()
-            .wait();
+        assert_eq!(pending[0].run_id, run_id);
+        r = resume(&rt, &ws, &pending[0], Answer::Approved(json!(i)));
     }
     assert_eq!(r.status, RunStatus::Completed, "{}", describe(&r));
     assert_eq!(read(&ws, "/work/steps"), "one=0\ntwo=1\nthree=2\n");
@@ -285,29 +272,11 @@ appendFileSync("{name}", JSON.stringify(r));
     let (pa, pb) = (of(&a.run_id), of(&b.run_id));
     assert_ne!(pa.call_id, pb.call_id);
 
-    let rb = rt
-        .respond(
-            ws.clone(),
-            &b.run_id,
-            &pb.call_id,
-            Answer::Approved(json!("B")),
-        )
-        .unwrap()
-        .unwrap()
-        .wait();
+    let rb = resume(&rt, &ws, &pb, Answer::Approved(json!("B")));
     assert_eq!(rb.status, RunStatus::Completed, "{}", describe(&rb));
     assert!(ws.read("/work/a").is_err(), "run a must still wait");
     assert_eq!(ws.run_record(&a.run_id).unwrap().unwrap().status, "waiting");
-    let ra = rt
-        .respond(
-            ws.clone(),
-            &a.run_id,
-            &pa.call_id,
-            Answer::Approved(json!("A")),
-        )
-        .unwrap()
-        .unwrap()
-        .wait();
+    let ra = resume(&rt, &ws, &pa, Answer::Approved(json!("A")));
     assert_eq!(ra.status, RunStatus::Completed, "{}", describe(&ra));
     assert_eq!(read(&ws, "/work/a"), r#"{"answer":"A"}"#);
     assert_eq!(read(&ws, "/work/b"), r#"{"answer":"B"}"#);
@@ -336,16 +305,7 @@ fn answering_twice_or_an_unknown_call_is_a_clear_error() {
         unknown.contains("no interrupt for call no-such-call"),
         "{unknown}"
     );
-    let r2 = rt
-        .respond(
-            ws.clone(),
-            &first.run_id,
-            &first.call_id,
-            Answer::Approved(json!(1)),
-        )
-        .unwrap()
-        .unwrap()
-        .wait();
+    let r2 = resume(&rt, &ws, &first, Answer::Approved(json!(1)));
     assert_eq!(r2.status, RunStatus::Waiting, "{}", describe(&r2));
     let twice = rt
         .respond(
@@ -360,16 +320,7 @@ fn answering_twice_or_an_unknown_call_is_a_clear_error() {
     assert!(twice.contains("already answered"), "{twice}");
     let second = ws.pending_interrupts().unwrap().remove(0);
     assert_ne!(second.call_id, first.call_id);
-    let r3 = rt
-        .respond(
-            ws.clone(),
-            &second.run_id,
-            &second.call_id,
-            Answer::Approved(json!(2)),
-        )
-        .unwrap()
-        .unwrap()
-        .wait();
+    let r3 = resume(&rt, &ws, &second, Answer::Approved(json!(2)));
     assert_eq!(r3.status, RunStatus::Completed, "{}", describe(&r3));
     let ended = rt
         .respond(
@@ -424,16 +375,7 @@ console.log("again", seen);
     // Time moves on before the replay.
     std::thread::sleep(std::time::Duration::from_millis(20));
     let p = ws.pending_interrupts().unwrap().remove(0);
-    let r2 = rt
-        .respond(
-            ws.clone(),
-            &p.run_id,
-            &p.call_id,
-            Answer::Approved(json!(1)),
-        )
-        .unwrap()
-        .unwrap()
-        .wait();
+    let r2 = resume(&rt, &ws, &p, Answer::Approved(json!(1)));
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     // "first" was printed by the first attempt, "again" by the replay:
     // the replay saw the same time and the same random numbers.
@@ -461,16 +403,7 @@ gate.ask("x");
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
     gate.extra.store(true, Ordering::SeqCst);
     let p = ws.pending_interrupts().unwrap().remove(0);
-    let r2 = rt
-        .respond(
-            ws.clone(),
-            &p.run_id,
-            &p.call_id,
-            Answer::Approved(json!(1)),
-        )
-        .unwrap()
-        .unwrap()
-        .wait();
+    let r2 = resume(&rt, &ws, &p, Answer::Approved(json!(1)));
     assert_eq!(r2.status, RunStatus::Failed, "{}", describe(&r2));
     let err = r2.error.clone().unwrap_or_default();
     assert!(
@@ -497,16 +430,7 @@ console.log("sent", n);
     let r = exec(&rt, &ws, src);
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
     let p = ws.pending_interrupts().unwrap().remove(0);
-    let r2 = rt
-        .respond(
-            ws.clone(),
-            &p.run_id,
-            &p.call_id,
-            Answer::Approved(json!(1)),
-        )
-        .unwrap()
-        .unwrap()
-        .wait();
+    let r2 = resume(&rt, &ws, &p, Answer::Approved(json!(1)));
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     assert_eq!(text(&r2.stdout), "sent 1\n");
     assert_eq!(gate.sends.load(Ordering::SeqCst), 1, "send ran once");
@@ -573,16 +497,7 @@ fn async_host_functions_get_the_call_context_too() {
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
     let p = ws.pending_interrupts().unwrap().remove(0);
     assert_eq!(p.payload, r#"{"what":"ship"}"#);
-    let r2 = rt
-        .respond(
-            ws.clone(),
-            &p.run_id,
-            &p.call_id,
-            Answer::Approved(json!("yes")),
-        )
-        .unwrap()
-        .unwrap()
-        .wait();
+    let r2 = resume(&rt, &ws, &p, Answer::Approved(json!("yes")));
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     assert_eq!(
         text(&r2.stdout),
