@@ -43,7 +43,21 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
     big_file(scratch.path(), &sizes, &mut rows)?;
     trees(scratch.path(), &sizes, &mut rows)?;
     scaling(scratch.path(), &sizes, &mut rows)?;
-    audit_overhead(scratch.path(), &sizes, &mut rows)?;
+    overhead(scratch.path(), &sizes, &mut rows, "audit", fresh_ws_with)?;
+    // Kept once a container sync asks for it.
+    overhead(
+        scratch.path(),
+        &sizes,
+        &mut rows,
+        "change log",
+        |dir, name, on| {
+            let ws = fresh_ws(dir, name)?;
+            if on {
+                ws.keep_change_log()?;
+            }
+            Ok(ws)
+        },
+    )?;
     Ok(rows)
 }
 
@@ -63,14 +77,22 @@ fn fresh_ws_with(dir: &Path, name: &str, audit: bool) -> Result<Workspace> {
     Ok(Workspace::open_with(&db, config)?)
 }
 
-/// The metadata workloads with the audit log on (the default) and off.
-fn audit_overhead(dir: &Path, s: &Sizes, rows: &mut Vec<Row>) -> Result<()> {
+/// The metadata workloads with a feature (`what`) on and off; `open`
+/// makes a fresh workspace with it on or off.
+fn overhead(
+    dir: &Path,
+    s: &Sizes,
+    rows: &mut Vec<Row>,
+    what: &str,
+    open: impl Fn(&Path, &str, bool) -> Result<Workspace>,
+) -> Result<()> {
     let n = s.files;
     let mut on = [vec![], vec![], vec![]];
     let mut off = [vec![], vec![], vec![]];
     for trial in 0..s.trials {
-        for (audit, out) in [(true, &mut on), (false, &mut off)] {
-            let ws = fresh_ws_with(dir, &format!("audit{trial}{audit}"), audit)?;
+        for (feature, out) in [(true, &mut on), (false, &mut off)] {
+            let name = format!("{}{trial}{feature}", what.replace(' ', "-"));
+            let ws = open(dir, &name, feature)?;
             ws.mkdir("/d", &Default::default())?;
             let names: Vec<String> = (0..n).map(|i| format!("/d/f{i:05}")).collect();
             out[0].push(time(|| {
@@ -101,7 +123,7 @@ fn audit_overhead(dir: &Path, s: &Sizes, rows: &mut Vec<Row>) -> Result<()> {
         ("remove", r_on, r_off),
     ] {
         rows.push(Row {
-            work: format!("{work} {n} files: audit on vs off"),
+            work: format!("{work} {n} files: {what} on vs off"),
             computer_us: us(median(a)),
             native_us: Some(us(median(b))),
             target: "≤ 1.10x".into(),

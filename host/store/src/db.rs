@@ -24,6 +24,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0005_modules",
         include_str!("../migrations/0005_modules.sql"),
     ),
+    (
+        "0006_changes",
+        include_str!("../migrations/0006_changes.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

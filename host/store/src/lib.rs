@@ -12,6 +12,7 @@
 //! ```
 
 mod audit;
+mod changes;
 mod clock;
 mod content;
 mod db;
@@ -31,6 +32,7 @@ pub use audit::{
     AuditQuery, AuditRecord, ToolCall, ToolCallRecord, redact_env, set_actor, summarize_bytes,
     summarize_text, with_actor,
 };
+pub use changes::{CHANGES_KEPT, Change, Changes};
 pub use clock::now_ns;
 pub use content::CHUNK_SIZE;
 pub use db::Durability;

@@ -16,7 +16,7 @@ use crate::error::{FsError, Result};
 use crate::path::WsPath;
 use crate::tree::{self, Lookup, NodeKind};
 use crate::types::WriteOptions;
-use crate::workspace::{Touch, Workspace, check_writable};
+use crate::workspace::{Touch, Workspace, will_change};
 
 /// Progress of a long import, for a progress bar.
 #[derive(Debug, Clone, Default)]
@@ -248,7 +248,7 @@ fn ensure_dir(c: &Connection, target: &WsPath, mode: u32, shown: &str) -> Result
             set_attrs(c, target, Some(mode), now_ns())
         }
         Lookup::Found(mut chain) => {
-            check_writable(c, &chain.path(), Touch::Subtree, shown)?;
+            will_change(c, &chain.path(), Touch::Subtree, shown)?;
             let n = chain.steps.len();
             tree::unshare(c, &mut chain, n - 1)?;
             let step = chain.steps[n - 1].clone();
@@ -256,7 +256,7 @@ fn ensure_dir(c: &Connection, target: &WsPath, mode: u32, shown: &str) -> Result
             ensure_dir(c, target, mode, shown)
         }
         Lookup::Missing { mut parent, name } => {
-            check_writable(c, &parent.path().join(&name), Touch::Node, shown)?;
+            will_change(c, &parent.path().join(&name), Touch::Node, shown)?;
             tree::unshare_all(c, &mut parent)?;
             let id = tree::insert_node(c, NodeKind::Directory, mode, now_ns(), None)?;
             tree::link(c, parent.id(), &name, id)
@@ -267,7 +267,7 @@ fn ensure_dir(c: &Connection, target: &WsPath, mode: u32, shown: &str) -> Result
 fn replace_symlink(c: &Connection, target: &WsPath, link: &str, shown: &str) -> Result<()> {
     match tree::resolve(c, target, false)? {
         Lookup::Found(mut chain) => {
-            check_writable(c, &chain.path(), Touch::Subtree, shown)?;
+            will_change(c, &chain.path(), Touch::Subtree, shown)?;
             let n = chain.steps.len();
             tree::unshare(c, &mut chain, n - 1)?;
             let step = chain.steps[n - 1].clone();
@@ -275,7 +275,7 @@ fn replace_symlink(c: &Connection, target: &WsPath, link: &str, shown: &str) -> 
             replace_symlink(c, target, link, shown)
         }
         Lookup::Missing { mut parent, name } => {
-            check_writable(c, &parent.path().join(&name), Touch::Node, shown)?;
+            will_change(c, &parent.path().join(&name), Touch::Node, shown)?;
             tree::unshare_all(c, &mut parent)?;
             let id = tree::insert_node(c, NodeKind::Symlink, 0o777, now_ns(), Some(link))?;
             tree::link(c, parent.id(), &name, id)

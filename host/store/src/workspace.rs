@@ -115,11 +115,16 @@ impl Workspace {
     ) -> Result<T> {
         let conn = self.lock();
         let tx = Tx::begin(&conn, "BEGIN IMMEDIATE")?;
+        crate::changes::begin();
         let out = f(&conn)?;
         // A durable run's journal rows commit with the mutation they record.
         crate::durable::write_attached(&conn, &out)?;
-        conn.prepare_cached("UPDATE workspace SET rev = rev + 1 WHERE id = 1")?
-            .execute([])?;
+        let (rev, log_on): (i64, bool) = conn
+            .prepare_cached(
+                "UPDATE workspace SET rev = rev + 1 WHERE id = 1 RETURNING rev, changes_on",
+            )?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        crate::changes::commit(&conn, rev as u64, log_on)?;
         if self.config.audit {
             let mut rows = std::mem::take(&mut *self.pending_audit());
             rows.extend(crate::audit::take_current_ok());
@@ -277,8 +282,10 @@ pub(crate) enum Touch {
     Subtree,
 }
 
-/// `EROFS` if changing `target` (canonical) would change a read-only subtree.
-pub(crate) fn check_writable(
+/// Called by every mutation before it changes `target` (canonical): `EROFS`
+/// if that would change a read-only subtree; otherwise notes `target` for
+/// the change log.
+pub(crate) fn will_change(
     c: &Connection,
     target: &WsPath,
     touch: Touch,
@@ -299,5 +306,6 @@ pub(crate) fn check_writable(
             ));
         }
     }
+    crate::changes::note(target, touch);
     Ok(())
 }

@@ -7,7 +7,7 @@ use crate::error::{Errno, FsError, Result};
 use crate::path::WsPath;
 use crate::tree::{self, Lookup, NodeKind};
 use crate::types::{MkdirOptions, Page, RmOptions, Stat};
-use crate::workspace::{Touch, Workspace, check_writable};
+use crate::workspace::{Touch, Workspace, will_change};
 
 /// Default mode of new directories.
 pub const DEFAULT_DIR_MODE: u32 = 0o755;
@@ -43,7 +43,7 @@ impl Workspace {
                 self.write_tx(|c| match tree::resolve(c, &p, false)? {
                     Lookup::Found(_) => Err(FsError::new(Errno::EEXIST, &shown)),
                     Lookup::Missing { mut parent, name } => {
-                        check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
+                        will_change(c, &parent.path().join(&name), Touch::Node, &shown)?;
                         tree::unshare_all(c, &mut parent)?;
                         create_dir(c, parent.id(), &name, mode)
                     }
@@ -103,7 +103,7 @@ impl Workspace {
                 if p.trailing_slash() && chain.kind() != NodeKind::Directory {
                     return Err(FsError::new(Errno::ENOTDIR, &shown));
                 }
-                check_writable(c, &chain.path(), Touch::Subtree, &shown)?;
+                will_change(c, &chain.path(), Touch::Subtree, &shown)?;
                 let n = chain.steps.len();
                 let target = chain.steps[n - 1].clone();
                 if target.node.kind == NodeKind::Directory
@@ -168,7 +168,7 @@ fn mkdir_p_mode(
                 }
             }
             Lookup::Missing { mut parent, name } => {
-                check_writable(c, &parent.path().join(&name), Touch::Node, shown)?;
+                will_change(c, &parent.path().join(&name), Touch::Node, shown)?;
                 tree::unshare_all(c, &mut parent)?;
                 create_dir(
                     c,

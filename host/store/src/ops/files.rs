@@ -10,7 +10,7 @@ use crate::error::{Errno, FsError, Result};
 use crate::path::WsPath;
 use crate::tree::{self, Chain, Lookup, NodeKind};
 use crate::types::{EditResult, TextEdit, WriteOptions};
-use crate::workspace::{Touch, Workspace, check_writable};
+use crate::workspace::{Touch, Workspace, will_change};
 
 /// Default mode of new files.
 pub const DEFAULT_FILE_MODE: u32 = 0o644;
@@ -70,7 +70,7 @@ impl Workspace {
                 let now = now_ns();
                 match self.write_target(c, &p, opts)? {
                     Target::Existing(mut chain) => {
-                        check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                        will_change(c, &chain.path(), Touch::Node, &shown)?;
                         let n = chain.steps.len();
                         tree::unshare(c, &mut chain, n - 1)?;
                         let step = &chain.steps[n - 1];
@@ -90,7 +90,7 @@ impl Workspace {
                         Ok(())
                     }
                     Target::New { mut parent, name } => {
-                        check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
+                        will_change(c, &parent.path().join(&name), Touch::Node, &shown)?;
                         tree::unshare_all(c, &mut parent)?;
                         let mode = opts.mode.unwrap_or(DEFAULT_FILE_MODE);
                         let id = tree::insert_node(c, NodeKind::File, mode & 0o7777, now, None)?;
@@ -130,7 +130,7 @@ impl Workspace {
         let now = now_ns();
         let (parent_id, name, mode, old) = match self.write_target(c, p, opts)? {
             Target::Existing(mut chain) => {
-                check_writable(c, &chain.path(), Touch::Node, shown)?;
+                will_change(c, &chain.path(), Touch::Node, shown)?;
                 let n = chain.steps.len();
                 tree::unshare(c, &mut chain, n - 1)?;
                 let step = &chain.steps[n - 1];
@@ -142,7 +142,7 @@ impl Workspace {
                 )
             }
             Target::New { mut parent, name } => {
-                check_writable(c, &parent.path().join(&name), Touch::Node, shown)?;
+                will_change(c, &parent.path().join(&name), Touch::Node, shown)?;
                 tree::unshare_all(c, &mut parent)?;
                 (
                     parent.id(),
@@ -202,7 +202,7 @@ impl Workspace {
                     let now = now_ns();
                     match self.write_target(c, &p, &WriteOptions::default())? {
                         Target::Existing(mut chain) => {
-                            check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                            will_change(c, &chain.path(), Touch::Node, &shown)?;
                             tree::unshare_all(c, &mut chain)?;
                             let node = &chain.steps[chain.steps.len() - 1].node;
                             self.check_size(&shown, node.size.saturating_add(data.len() as u64))?;
@@ -211,7 +211,7 @@ impl Workspace {
                         }
                         Target::New { mut parent, name } => {
                             self.check_size(&shown, data.len() as u64)?;
-                            check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
+                            will_change(c, &parent.path().join(&name), Touch::Node, &shown)?;
                             tree::unshare_all(c, &mut parent)?;
                             let id =
                                 tree::insert_node(c, NodeKind::File, DEFAULT_FILE_MODE, now, None)?;
@@ -237,7 +237,7 @@ impl Workspace {
                 self.check_size(&shown, size)?;
                 self.write_tx(|c| {
                     let mut chain = file_chain(c, &p)?;
-                    check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                    will_change(c, &chain.path(), Touch::Node, &shown)?;
                     tree::unshare_all(c, &mut chain)?;
                     let node = &chain.steps[chain.steps.len() - 1].node;
                     content::truncate(c, node.id, node.size, size, now_ns())
@@ -258,7 +258,7 @@ impl Workspace {
                 let shown = p.to_string();
                 self.write_tx(|c| {
                     let mut chain = file_chain(c, &p)?;
-                    check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                    will_change(c, &chain.path(), Touch::Node, &shown)?;
                     let node = chain.steps[chain.steps.len() - 1].node.clone();
                     let original = content::read_range(c, node.id, node.size, 0, None)?;
                     let batch: Vec<computer_edit::Edit> = edits

@@ -8,7 +8,7 @@ use crate::error::{Errno, FsError, Result};
 use crate::path::{MAX_PATH, WsPath};
 use crate::tree::{self, Lookup, NodeKind};
 use crate::types::Stat;
-use crate::workspace::{Touch, Workspace, check_writable};
+use crate::workspace::{Touch, Workspace, will_change};
 
 impl Workspace {
     /// Metadata, following symlinks.
@@ -67,7 +67,7 @@ impl Workspace {
                 self.write_tx(|c| match tree::resolve(c, &p, false)? {
                     Lookup::Found(_) => Err(FsError::new(Errno::EEXIST, &shown)),
                     Lookup::Missing { mut parent, name } => {
-                        check_writable(c, &parent.path().join(&name), Touch::Node, &shown)?;
+                        will_change(c, &parent.path().join(&name), Touch::Node, &shown)?;
                         tree::unshare_all(c, &mut parent)?;
                         let now = now_ns();
                         let id = tree::insert_node(c, NodeKind::Symlink, 0o777, now, Some(target))?;
@@ -135,7 +135,7 @@ impl Workspace {
                 }
                 self.write_tx(|c| {
                     let mut chain = tree::resolve_existing(c, &p, true)?;
-                    check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                    will_change(c, &chain.path(), Touch::Node, &shown)?;
                     tree::unshare_all(c, &mut chain)?;
                     c.prepare_cached("UPDATE nodes SET mode = ?2 WHERE id = ?1")?
                         .execute(params![chain.id(), mode as i64])?;
@@ -156,7 +156,7 @@ impl Workspace {
                 let shown = p.to_string();
                 self.write_tx(|c| {
                     let mut chain = tree::resolve_existing(c, &p, true)?;
-                    check_writable(c, &chain.path(), Touch::Node, &shown)?;
+                    will_change(c, &chain.path(), Touch::Node, &shown)?;
                     tree::unshare_all(c, &mut chain)?;
                     tree::set_mtime(c, chain.id(), mtime_ns.min(i64::MAX as u64) as i64)
                 })

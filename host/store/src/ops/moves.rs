@@ -6,7 +6,7 @@ use crate::clock::now_ns;
 use crate::error::{Errno, FsError, Result};
 use crate::path::WsPath;
 use crate::tree::{self, Chain, Lookup, NodeKind};
-use crate::workspace::{Touch, Workspace, check_writable};
+use crate::workspace::{Touch, Workspace, will_change};
 
 impl Workspace {
     /// Atomically renames `from` to `to`, replacing a file or an empty
@@ -49,13 +49,13 @@ impl Workspace {
                 if let Some(existing) = &dst_existing {
                     check_replace(c, src_kind, existing, &dst_shown)?;
                 }
-                check_writable(c, &src_canon, Touch::Subtree, &src_shown)?;
+                will_change(c, &src_canon, Touch::Subtree, &src_shown)?;
                 let dst_touch = if dst_existing.is_some() {
                     Touch::Subtree
                 } else {
                     Touch::Node
                 };
-                check_writable(c, &dst_canon, dst_touch, &dst_shown)?;
+                will_change(c, &dst_canon, dst_touch, &dst_shown)?;
 
                 // Make both parents private to their paths, then re-resolve:
                 // unsharing one may have cloned nodes on the other's path.
@@ -128,7 +128,7 @@ impl Workspace {
                     };
                     return Err(FsError::new(code, &dst_shown));
                 }
-                check_writable(c, &dst_canon, Touch::Node, &dst_shown)?;
+                will_change(c, &dst_canon, Touch::Node, &dst_shown)?;
                 let src_id = src_chain.id();
                 let (mut dp, _, _) = resolve_dest(c, &dst)?;
                 tree::unshare_all(c, &mut dp)?;
