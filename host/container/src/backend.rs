@@ -25,7 +25,10 @@ use crate::error::ContainerError;
 use crate::lifecycle::{self, ContainerState, Spec};
 use crate::output::{Channel, Sink};
 use crate::state::{WsState, workspace_file_id};
-use crate::sync::{Manifest, Owner, SyncReport, Syncer, Watcher, open_root};
+use crate::sync::{
+    Manifest, Owner, Stamp, SyncReport, Syncer, Watcher, manifest_log_path, manifest_stamp,
+    open_root,
+};
 
 /// How long a container run's record stays claimed without renewal.
 const RUN_LEASE: Duration = Duration::from_secs(15);
@@ -236,10 +239,6 @@ struct Engine {
     addr: String,
     rootless: bool,
 }
-
-/// A manifest file as last written by this process: reused without
-/// parsing while the file is unchanged.
-type Stamp = (u64, i128, u64);
 
 struct Inner {
     config: ContainerConfig,
@@ -705,7 +704,7 @@ impl ContainerBackend {
             if let Some(w) = watcher.as_mut() {
                 w.recheck(retry);
             }
-            self.save_manifest(&st, &manifest)?;
+            self.save_manifest(&st, &mut manifest)?;
             let _ = std::fs::remove_file(&pending);
             stderr.push_always(
                 format!(
@@ -754,9 +753,12 @@ impl ContainerBackend {
             });
             (push, created)
         });
+        // Recording what the copy now holds is part of the push's cost.
+        let t = Instant::now();
         if report.pushed > 0 || manifest.rev != pushed_before {
-            self.save_manifest(&st, &manifest)?;
+            self.save_manifest(&st, &mut manifest)?;
         }
+        timings.push += t.elapsed();
         push?;
         // Watch the copy while the command runs (new watches for what the
         // push created; a fresh watcher if there is none).
@@ -871,7 +873,6 @@ impl ContainerBackend {
             report,
         }
         .pull(rev_at_push, changes.as_ref());
-        timings.pull = t.elapsed();
         let pull = match pull {
             Ok(retry) => {
                 if let Some(mut w) = watcher {
@@ -884,10 +885,10 @@ impl ContainerBackend {
         };
         let changed = report.pulled != pulled_before || manifest.rev != rev_before || pull.is_err();
         if changed || !report.skipped.is_empty() {
-            self.save_manifest(&st, &manifest)?;
-        } else {
-            self.keep_manifest(&st, manifest);
+            self.save_manifest(&st, &mut manifest)?;
         }
+        self.keep_manifest(&st, manifest);
+        timings.pull = t.elapsed();
         if pull.is_ok() {
             let _ = std::fs::remove_file(&pending);
         }
@@ -987,16 +988,6 @@ impl ContainerBackend {
         self.inner.break_watch.store(true, Ordering::SeqCst);
     }
 
-    fn stamp(path: &std::path::Path) -> Option<Stamp> {
-        use std::os::unix::fs::MetadataExt;
-        let m = std::fs::metadata(path).ok()?;
-        Some((
-            m.len(),
-            m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128,
-            m.ino(),
-        ))
-    }
-
     /// The manifest for this copy; a missing or foreign one means the copy
     /// is rebuilt from scratch.
     fn load_manifest(
@@ -1005,7 +996,7 @@ impl ContainerBackend {
         file_id: &str,
         root: &cap_std::fs::Dir,
     ) -> Result<Manifest, ContainerError> {
-        let stamp = Self::stamp(&st.manifest);
+        let stamp = manifest_stamp(&st.manifest);
         {
             let mut cache = self
                 .inner
@@ -1013,7 +1004,7 @@ impl ContainerBackend {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner());
             if let Some((s, m)) = cache.remove(&st.manifest)
-                && Some(s) == stamp
+                && s == stamp
                 && m.workspace == file_id
             {
                 return Ok(m);
@@ -1037,27 +1028,18 @@ impl ContainerBackend {
         Ok(Manifest::new(file_id.to_owned()))
     }
 
-    fn save_manifest(&self, st: &WsState, m: &Manifest) -> Result<(), ContainerError> {
-        m.save(&st.manifest)?;
-        if let Some(stamp) = Self::stamp(&st.manifest) {
-            self.inner
-                .manifests
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(st.manifest.clone(), (stamp, m.clone()));
-        }
-        Ok(())
+    fn save_manifest(&self, st: &WsState, m: &mut Manifest) -> Result<(), ContainerError> {
+        m.save(&st.manifest)
     }
 
-    /// Puts an unchanged manifest back in the cache.
+    /// Keeps the manifest in memory for the next exec, valid while its
+    /// files stay as they are now.
     fn keep_manifest(&self, st: &WsState, m: Manifest) {
-        if let Some(stamp) = Self::stamp(&st.manifest) {
-            self.inner
-                .manifests
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(st.manifest.clone(), (stamp, m));
-        }
+        self.inner
+            .manifests
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(st.manifest.clone(), (manifest_stamp(&st.manifest), m));
     }
 
     /// Removes the workspace's container (stopping whatever runs in it) and
@@ -1080,8 +1062,13 @@ impl ContainerBackend {
                     copy_removed = true;
                 }
             }
-            for f in ["manifest.json", "container", "pending"] {
-                let _ = std::fs::remove_file(st.dir.join(f));
+            for f in [
+                st.manifest.clone(),
+                manifest_log_path(&st.manifest),
+                st.dir.join("container"),
+                st.dir.join("pending"),
+            ] {
+                let _ = std::fs::remove_file(f);
             }
             self.inner
                 .manifests

@@ -574,6 +574,47 @@ fn an_idle_container_removes_itself() {
 }
 
 #[test]
+fn workspace_changes_between_execs_reach_the_container_and_a_new_process() {
+    let Some(f) = fixture("workspace_changes_between_execs_reach_the_container_and_a_new_process")
+    else {
+        return;
+    };
+    for i in 0..40 {
+        write(&f.ws, &format!("/files/f{i}.txt"), &format!("{i}\n"));
+    }
+    write(&f.ws, "/other/o.txt", "o\n");
+    let first = run(&f, "true");
+    assert_eq!(first.pushed, 43, "stderr: {}", text(&first.stderr));
+
+    // What an agent does between two container execs.
+    f.ws.rename("/files", "/moved").unwrap();
+    f.ws.rm("/moved/f3.txt", Default::default()).unwrap();
+    write(&f.ws, "/moved/new.txt", "new\n");
+    f.ws.chmod("/moved/f4.txt", 0o600).unwrap();
+    f.ws.symlink("moved/new.txt", "/link").unwrap();
+    let r = run(
+        &f,
+        "ls files 2>&1 | head -1; ls moved | wc -l; cat link; stat -c %a moved/f4.txt; ls other",
+    );
+    assert_eq!(r.exit_code, 0, "stderr: {}", text(&r.stderr));
+    let out = text(&r.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].contains("No such file"), "{out}");
+    assert_eq!(&lines[1..], ["40", "new", "600", "o.txt"], "{out}");
+
+    // Another process (a new backend, nothing in memory) reads the manifest
+    // from its snapshot and log, and finds nothing left to copy.
+    let again = ContainerBackend::new(config(f.dir.path())).expect("backend");
+    let h = again
+        .exec(f.ws.clone(), "cat moved/new.txt", opts())
+        .unwrap();
+    let r = h.wait();
+    assert_eq!(text(&r.stdout), "new\n", "stderr: {}", text(&r.stderr));
+    assert_eq!((r.pushed, r.pulled), (0, 0));
+    assert_eq!(again.status(&f.ws).synced_entries, 44);
+}
+
+#[test]
 fn stop_removes_the_container_and_the_copy() {
     let Some(f) = fixture("stop_removes_the_container_and_the_copy") else {
         return;

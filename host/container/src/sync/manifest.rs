@@ -1,18 +1,16 @@
 //! What the host copy holds, as of the last sync: for every entry its kind,
-//! its metadata on both sides, and (for files) its content hash. Kept as a
-//! JSON file next to the copy, never in the workspace database.
+//! its metadata on both sides, and (for files) its content hash. Kept in
+//! files next to the copy (see `manifest_file`), never in the workspace
+//! database.
 
-use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::Path;
+use std::collections::{BTreeMap, HashSet};
+use std::ops::RangeBounds;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::ContainerError;
-
 /// Bumped when the format changes: an older manifest is discarded (and the
 /// copy rebuilt).
-pub(crate) const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -47,6 +45,86 @@ pub(crate) struct Entry {
     pub target: Option<String>,
 }
 
+/// The entries, keyed by path relative to the copy's root (`a/b`), so a
+/// parent sorts before its children. Remembers which keys changed since
+/// the manifest was last saved, so saving costs what changed.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Entries {
+    map: BTreeMap<String, Entry>,
+    dirty: HashSet<String>,
+}
+
+impl Entries {
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.map.get(key)
+    }
+
+    /// Counts as a change of `key`.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Entry> {
+        let e = self.map.get_mut(key)?;
+        self.dirty.insert(key.to_owned());
+        Some(e)
+    }
+
+    pub fn insert(&mut self, key: String, entry: Entry) {
+        self.dirty.insert(key.clone());
+        self.map.insert(key, entry);
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<Entry> {
+        let e = self.map.remove(key)?;
+        self.dirty.insert(key.to_owned());
+        Some(e)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.map.contains_key(key)
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.map.keys()
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn range<R: RangeBounds<String>>(
+        &self,
+        range: R,
+    ) -> impl Iterator<Item = (&String, &Entry)> {
+        self.map.range(range)
+    }
+
+    /// The keys changed since the last save, and forgets them.
+    pub(super) fn take_dirty(&mut self) -> HashSet<String> {
+        std::mem::take(&mut self.dirty)
+    }
+
+    /// Applies a saved change without counting it as a new one.
+    pub(super) fn restore(&mut self, key: String, entry: Option<Entry>) {
+        match entry {
+            Some(e) => self.map.insert(key, e),
+            None => self.map.remove(&key),
+        };
+    }
+}
+
+impl Serialize for Entries {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.map.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Entries {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Entries {
+            map: BTreeMap::deserialize(d)?,
+            dirty: HashSet::new(),
+        })
+    }
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(crate) struct Manifest {
     pub version: u32,
@@ -55,12 +133,14 @@ pub(crate) struct Manifest {
     /// The workspace revision the copy matches; `None`: unknown, compare
     /// every entry.
     pub rev: Option<u64>,
-    /// Set while a command runs: its changes have not been pulled yet.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pending_pull: Option<String>,
-    /// Keyed by path relative to the copy's root (`a/b`), so a parent sorts
-    /// before its children.
-    pub entries: BTreeMap<String, Entry>,
+    pub entries: Entries,
+    /// Which snapshot the change log on disk continues (`manifest_file`).
+    #[serde(default)]
+    pub generation: u64,
+    /// Lines in that log; `None`: no usable log, the next save writes a
+    /// snapshot.
+    #[serde(skip)]
+    pub log_lines: Option<usize>,
 }
 
 impl Manifest {
@@ -70,32 +150,6 @@ impl Manifest {
             workspace,
             ..Default::default()
         }
-    }
-
-    /// The manifest at `path` if it belongs to this workspace and format;
-    /// `None` when there is none or it cannot be used.
-    pub fn load(path: &Path, workspace: &str) -> Option<Self> {
-        let bytes = std::fs::read(path).ok()?;
-        let m: Manifest = match serde_json::from_slice(&bytes) {
-            Ok(m) => m,
-            Err(e) => {
-                tracing::warn!("ignoring unreadable sync manifest {}: {e}", path.display());
-                return None;
-            }
-        };
-        (m.version == VERSION && m.workspace == workspace).then_some(m)
-    }
-
-    /// Writes the manifest atomically (temporary file, then rename).
-    pub fn save(&self, path: &Path) -> Result<(), ContainerError> {
-        let tmp = path.with_extension("json.tmp");
-        let write = || -> std::io::Result<()> {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&serde_json::to_vec(self).map_err(std::io::Error::other)?)?;
-            f.sync_data()?;
-            std::fs::rename(&tmp, path)
-        };
-        write().map_err(|e| ContainerError::sync(path.display(), e))
     }
 
     /// The entries of `key`'s subtree (itself excluded), in order.
@@ -129,7 +183,9 @@ impl Manifest {
                 moved.push((format!("{to}{}", &k[from.len()..]), e));
             }
         }
-        self.entries.extend(moved);
+        for (k, e) in moved {
+            self.entries.insert(k, e);
+        }
     }
 }
 

@@ -13,6 +13,7 @@
 
 mod host;
 mod manifest;
+mod manifest_file;
 mod pull;
 mod push;
 mod watch;
@@ -26,6 +27,7 @@ use serde::Serialize;
 
 pub(crate) use host::{Owner, open_root};
 pub(crate) use manifest::Manifest;
+pub(crate) use manifest_file::{Stamp, log_path as manifest_log_path, stamp as manifest_stamp};
 pub(crate) use watch::Watcher;
 
 /// What one sync did.
@@ -37,6 +39,10 @@ pub struct SyncReport {
     pub pulled: u64,
     /// Entries not synced, each with the reason.
     pub skipped: Vec<String>,
+    /// Workspace entries the push compared with the copy (how much of the
+    /// tree it looked at).
+    #[serde(skip)]
+    pub examined: u64,
 }
 
 /// One sync session over a workspace and its host copy.

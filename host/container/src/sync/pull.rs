@@ -83,7 +83,8 @@ impl Syncer<'_> {
     /// Applies the copy's changes to the workspace. `rev_at_push` is the
     /// workspace revision the copy matched before the command ran: if
     /// nothing but this pull changed the workspace since, the manifest
-    /// records the new revision and the next push costs nothing.
+    /// records the new revision and the next push costs nothing; otherwise
+    /// it keeps `rev_at_push`, and the next push visits what changed since.
     ///
     /// `changes`: the only entries that may have changed (from the
     /// watcher); `None` scans the whole copy. Returns the entries to look
@@ -198,7 +199,11 @@ impl Syncer<'_> {
         let r1 = self.ws.rev()?;
         self.manifest.rev = match rev_at_push {
             Some(p) if p == r0 && r1 == r0 + pass.writes => Some(r1),
-            _ => None,
+            // Someone else changed the workspace meanwhile. The copy still
+            // holds revision `p` plus this pull's writes, so the next push
+            // visits what the change log names since `p` (this pull's own
+            // writes among them, which compare equal).
+            other => other,
         };
         // Refused changes stay on the host: report them again next time.
         for key in pass.settled {

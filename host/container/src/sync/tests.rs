@@ -1,13 +1,16 @@
-//! The pull with a change list from the watcher against the full scan:
-//! after changes made directly in the copy (as a container would), the
-//! watched pull must leave the workspace exactly as the copy, with nothing
-//! left for a full scan to find.
+//! Both directions against their full walks. The pull with a change list
+//! from the watcher: after changes made directly in the copy (as a
+//! container would), the watched pull must leave the workspace exactly as
+//! the copy, with nothing left for a full scan to find. The push from the
+//! workspace's change log: after changes made in the workspace, the copy
+//! must match it, with nothing left for a full walk to find, having looked
+//! at only what changed.
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::Path;
 
-use computer_store::{NodeKind, Page, Workspace, WriteOptions};
+use computer_store::{MkdirOptions, NodeKind, Page, RmOptions, Workspace, WriteOptions};
 
 use super::{Manifest, SyncReport, Syncer, Watcher, open_root};
 
@@ -232,5 +235,175 @@ fn a_pull_without_a_change_list_scans_everything() {
     assert!(w.take(&s.root).is_none());
     let mut report = SyncReport::default();
     s.syncer(&mut report, |sy| sy.pull(None, None).unwrap());
+    s.assert_same();
+}
+
+const PARENTS: WriteOptions = WriteOptions {
+    mode: None,
+    exclusive: false,
+    create_parents: true,
+};
+const RECURSIVE: RmOptions = RmOptions {
+    recursive: true,
+    force: false,
+};
+
+/// What an agent might do in the workspace between two container execs.
+fn change_workspace(ws: &Workspace) {
+    let plain = WriteOptions::default();
+    ws.write("/new.txt", b"new\n", &plain).unwrap();
+    ws.write("/edit.txt", b"edited\n", &plain).unwrap();
+    ws.append("/b.txt", b"more\n").unwrap();
+    ws.truncate("/keep/k", 2).unwrap();
+    ws.rm("/a.txt", RmOptions::default()).unwrap();
+    ws.chmod("/mode.txt", 0o600).unwrap();
+    ws.chmod("/dir/sub", 0o750).unwrap();
+    ws.rename("/dir", "/moved").unwrap();
+    ws.write("/moved/sub/after-move", b"m\n", &plain).unwrap();
+    ws.rm("/gone", RECURSIVE).unwrap();
+    let parents = MkdirOptions {
+        recursive: true,
+        mode: None,
+    };
+    ws.mkdir("/made/deeper", &parents).unwrap();
+    ws.symlink("/new.txt", "/made/abs-link").unwrap();
+    ws.symlink("../moved", "/made/rel-link").unwrap();
+    ws.rm("/swap", RECURSIVE).unwrap();
+    ws.write("/swap", b"now a file\n", &plain).unwrap();
+    ws.copy("/moved", "/copied", true).unwrap();
+    // Through a symlinked parent: the change is logged at /made/through.
+    ws.symlink("/made", "/via").unwrap();
+    ws.write("/via/through", b"t\n", &plain).unwrap();
+    ws.set_mtime("/new.txt", 1_000_000_000).unwrap();
+    // Removed and made again under the same name: the old entries go.
+    ws.rm("/keep", RECURSIVE).unwrap();
+    ws.write("/keep/fresh", b"f\n", &PARENTS).unwrap();
+    // A file turned into a directory.
+    ws.rm("/edit.txt", RmOptions::default()).unwrap();
+    ws.write("/edit.txt/inside", b"i\n", &PARENTS).unwrap();
+}
+
+/// A full walk of the workspace after `s`'s copy was synced finds nothing to do.
+fn assert_nothing_left(s: &mut Setup) {
+    s.manifest.rev = None;
+    let mut full = SyncReport::default();
+    s.syncer(&mut full, |sy| sy.push().unwrap());
+    assert_eq!(full.pushed, 0, "the full walk found more: {full:?}");
+}
+
+#[test]
+fn a_push_from_the_change_log_applies_every_kind_of_workspace_change() {
+    let mut s = Setup::new();
+    let entries = s.manifest.entries.len() as u64;
+    change_workspace(&s.ws);
+    let mut report = SyncReport::default();
+    s.syncer(&mut report, |sy| sy.push().unwrap());
+    s.assert_same();
+    assert!(report.pushed >= 15, "{report:?}");
+    assert_nothing_left(&mut s);
+    assert!(entries > 10, "{entries}");
+
+    // Unchanged since: nothing looked at.
+    let mut again = SyncReport::default();
+    s.syncer(&mut again, |sy| sy.push().unwrap());
+    assert_eq!((again.pushed, again.examined), (0, 0), "{again:?}");
+}
+
+#[test]
+fn a_push_from_the_change_log_looks_only_at_what_changed() {
+    let mut s = Setup::new();
+    for i in 0..500 {
+        s.ws.write(&format!("/big/d{}/f{i}", i % 10), b"x", &PARENTS)
+            .unwrap();
+    }
+    let mut first = SyncReport::default();
+    s.syncer(&mut first, |sy| sy.push().unwrap());
+    assert!(first.examined > 500, "{first:?}");
+
+    s.ws.write("/big/d3/f3", b"changed", &Default::default())
+        .unwrap();
+    let mut one = SyncReport::default();
+    s.syncer(&mut one, |sy| sy.push().unwrap());
+    assert_eq!((one.pushed, one.examined), (1, 1), "{one:?}");
+
+    // A directory's own change (its mode) does not walk what it holds.
+    s.ws.chmod("/big", 0o700).unwrap();
+    let mut mode = SyncReport::default();
+    s.syncer(&mut mode, |sy| sy.push().unwrap());
+    assert_eq!((mode.pushed, mode.examined), (1, 1), "{mode:?}");
+    let host_mode = std::fs::metadata(s.copy.join("big"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(host_mode & 0o777, 0o700);
+
+    // A moved directory is walked once, where it now is.
+    s.ws.rename("/big/d4", "/d4").unwrap();
+    let mut moved = SyncReport::default();
+    s.syncer(&mut moved, |sy| sy.push().unwrap());
+    assert!(moved.examined <= 52, "{moved:?}");
+    s.assert_same();
+    assert_nothing_left(&mut s);
+}
+
+#[test]
+fn a_push_walks_everything_when_the_log_cannot_answer() {
+    let mut s = Setup::new();
+    let entries = s.manifest.entries.len() as u64;
+    s.ws.write("/a.txt", b"changed\n", &Default::default())
+        .unwrap();
+    // A revision the log does not know (as after pruning).
+    let rev = s.ws.rev().unwrap();
+    s.manifest.rev = Some(rev + 1_000);
+    let mut report = SyncReport::default();
+    s.syncer(&mut report, |sy| sy.push().unwrap());
+    assert_eq!(report.examined, entries, "{report:?}");
+    assert_eq!(report.pushed, 1, "{report:?}");
+    s.assert_same();
+}
+
+#[test]
+fn a_pull_that_raced_a_workspace_change_leaves_the_push_incremental() {
+    let mut s = Setup::new();
+    let mut w = Watcher::start(&s.root).unwrap();
+    w.take(&s.root);
+    let rev_at_push = s.manifest.rev;
+    assert!(rev_at_push.is_some());
+    // While the command runs: it writes in the copy, the agent in the workspace.
+    std::fs::write(s.copy.join("from-container"), "c\n").unwrap();
+    s.ws.write("/from-agent", b"a\n", &Default::default())
+        .unwrap();
+    let dirty = w.take(&s.root).expect("watched");
+    let mut report = SyncReport::default();
+    s.syncer(&mut report, |sy| {
+        sy.pull(rev_at_push, Some(&dirty)).unwrap()
+    });
+    assert_eq!(report.pulled, 1, "{report:?}");
+    assert_eq!(
+        s.manifest.rev, rev_at_push,
+        "the copy still matches that revision"
+    );
+
+    let mut push = SyncReport::default();
+    s.syncer(&mut push, |sy| sy.push().unwrap());
+    assert_eq!((push.pushed, push.examined), (1, 2), "{push:?}");
+    s.assert_same();
+    assert_nothing_left(&mut s);
+}
+
+#[test]
+fn a_directory_made_again_under_the_same_inode_loses_its_old_entries() {
+    let mut s = Setup::new();
+    s.ws.write("/last/old", b"o\n", &PARENTS).unwrap();
+    s.syncer(&mut SyncReport::default(), |sy| sy.push().unwrap());
+    let before = s.ws.stat("/last").unwrap().ino;
+    s.ws.rm("/last", RECURSIVE).unwrap();
+    s.ws.mkdir("/last", &MkdirOptions::default()).unwrap();
+    // SQLite hands out the freed highest row id again: only the change
+    // log's "subtree" mark says the directory's old contents are gone.
+    assert_eq!(s.ws.stat("/last").unwrap().ino, before);
+    let mut report = SyncReport::default();
+    s.syncer(&mut report, |sy| sy.push().unwrap());
+    assert!(!s.copy.join("last/old").exists(), "{report:?}");
     s.assert_same();
 }
