@@ -15,8 +15,9 @@ log() { printf '[setup-podman] %s\n' "$*" >&2; }
 SOCKET="${PODMAN_SOCKET:-/tmp/podman.sock}"
 . "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 
-# busybox-static: the binary of the default image (scripts/build-image.sh).
-APT_PACKAGES=(podman runc busybox-static)
+# busybox-static: the binary of the default image (scripts/build-image.sh);
+# procps: pkill, to restart the API service after a configuration change.
+APT_PACKAGES=(podman runc busybox-static procps)
 apt_install_missing "${APT_PACKAGES[@]}"
 
 # The machine is itself a container with hybrid cgroups: crun fails and some
@@ -28,19 +29,43 @@ default_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]
 runtime = "runc"
 cgroup_manager = "cgroupfs"
 events_logger = "file"'
-if [ "$(cat "$CONF" 2>/dev/null)" != "$WANTED" ]; then
-  log "writing $CONF"
-  $SUDO mkdir -p /etc/containers
-  printf '%s\n' "$WANTED" | $SUDO tee "$CONF" >/dev/null
-else
-  log "$CONF configured"
-fi
+# A running API service read its configuration when it started: restart it
+# when a file below changes.
+CHANGED=0
+write_conf() { # FILE CONTENT
+  if [ "$(cat "$1" 2>/dev/null)" != "$2" ]; then
+    log "writing $1"
+    $SUDO mkdir -p "$(dirname "$1")"
+    printf '%s\n' "$2" | $SUDO tee "$1" >/dev/null
+    CHANGED=1
+  else
+    log "$1 configured"
+  fi
+}
+write_conf "$CONF" "$WANTED"
+
+# The registry-pull test (host/container/tests/registry_pull.rs) serves an
+# image over plain HTTP on this loopback address; no other registry is
+# reachable from these machines.
+write_conf /etc/containers/registries.conf.d/50-computer-test-registry.conf '# Written by scripts/setup-podman.sh: the container tests serve an image here.
+[[registry]]
+location = "127.0.0.1:47291"
+insecure = true'
 
 # Is the API answering? (GET /_ping returns OK.)
 answers() {
   curl -sf --max-time 2 --unix-socket "$SOCKET" http://d/_ping >/dev/null 2>&1 ||
     podman --url "unix://$SOCKET" version >/dev/null 2>&1
 }
+
+if answers && [ "$CHANGED" = 1 ]; then
+  log "configuration changed: stopping the API service on unix://$SOCKET"
+  $SUDO pkill -f "podman system service --time=0 unix://$SOCKET" || true
+  for _ in $(seq 1 100); do
+    if ! answers; then break; fi
+    sleep 0.1
+  done
+fi
 
 if answers; then
   log "API service answering on unix://$SOCKET"
