@@ -63,6 +63,30 @@ pub fn summarize_bytes(data: &[u8]) -> Value {
     serde_json::json!({"size": data.len(), "sha256": hex})
 }
 
+/// [`summarize_bytes`] for content the store has already hashed in chunks,
+/// without a second pass over the bytes: content of one chunk gets its
+/// sha256 as usual; larger content is identified by the sha256 of its
+/// chunks' sha256s (`chunks_sha256`, chunks of [`crate::CHUNK_SIZE`]).
+pub(crate) fn summarize_content(content: &crate::content::Hashed) -> Value {
+    let data = content.data;
+    if data.len() <= INLINE_ARG
+        && let Ok(text) = std::str::from_utf8(data)
+    {
+        return Value::String(text.to_owned());
+    }
+    let short = |hash: &[u8]| -> String { hash[..8].iter().map(|b| format!("{b:02x}")).collect() };
+    match content.digests.as_slice() {
+        [one] => serde_json::json!({"size": data.len(), "sha256": short(one)}),
+        many => {
+            let mut list = Sha256::new();
+            for d in many {
+                list.update(d);
+            }
+            serde_json::json!({"size": data.len(), "chunks_sha256": short(&list.finalize())})
+        }
+    }
+}
+
 /// Environment variables for the audit log: values of keys that look like
 /// secrets (token, secret, password, key, auth, credential) are redacted.
 pub fn redact_env<'a>(env: impl IntoIterator<Item = (&'a String, &'a String)>) -> Value {

@@ -44,9 +44,32 @@ fn store_list(conn: &Connection, node: i64, ids: &[i64], size: u64, mtime_ns: i6
     Ok(())
 }
 
+/// Content cut into chunks and hashed, before any transaction: the hashing
+/// (the bulk of a large write's CPU time) then happens outside the write
+/// lock, and the digests also serve the audit log's summary.
+pub(crate) struct Hashed<'a> {
+    pub data: &'a [u8],
+    /// The sha256 of each `CHUNK_SIZE` piece, in order.
+    pub digests: Vec<[u8; 32]>,
+}
+
+impl<'a> Hashed<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        let digests = data
+            .chunks(CHUNK_SIZE)
+            .map(|piece| Sha256::digest(piece).into())
+            .collect();
+        Hashed { data, digests }
+    }
+}
+
 /// Stores `data` and returns the chunk id, sharing an identical chunk if one exists.
 fn put_chunk(conn: &Connection, data: &[u8]) -> Result<i64> {
-    let hash = Sha256::digest(data);
+    put_hashed_chunk(conn, data, &Sha256::digest(data).into())
+}
+
+/// [`put_chunk`] for a chunk whose sha256 is known.
+fn put_hashed_chunk(conn: &Connection, data: &[u8], hash: &[u8; 32]) -> Result<i64> {
     let mut prefix = [0u8; 8];
     prefix.copy_from_slice(&hash[..8]);
     let mut id = (u64::from_le_bytes(prefix) & ID_MASK) as i64;
@@ -114,21 +137,33 @@ fn put_all(conn: &Connection, data: &[u8], ids: &mut Vec<i64>) -> Result<()> {
     Ok(())
 }
 
-/// Replaces the content of `node` with `data`.
-pub(crate) fn replace(conn: &Connection, node: i64, data: &[u8], mtime_ns: i64) -> Result<()> {
+fn put_hashed(conn: &Connection, content: &Hashed) -> Result<Vec<i64>> {
+    content
+        .data
+        .chunks(CHUNK_SIZE)
+        .zip(&content.digests)
+        .map(|(piece, hash)| put_hashed_chunk(conn, piece, hash))
+        .collect()
+}
+
+/// Replaces the content of `node`.
+pub(crate) fn replace(conn: &Connection, node: i64, content: &Hashed, mtime_ns: i64) -> Result<()> {
     let old = chunk_list(conn, node)?;
-    let mut ids = Vec::with_capacity(data.len().div_ceil(CHUNK_SIZE));
     // New references first, so rewriting identical content never frees a chunk.
-    put_all(conn, data, &mut ids)?;
-    store_list(conn, node, &ids, data.len() as u64, mtime_ns)?;
+    let ids = put_hashed(conn, content)?;
+    store_list(conn, node, &ids, content.data.len() as u64, mtime_ns)?;
     release_chunks(conn, &old)
 }
 
 /// Content of a node known to have none yet.
-pub(crate) fn fill_new(conn: &Connection, node: i64, data: &[u8], mtime_ns: i64) -> Result<()> {
-    let mut ids = Vec::with_capacity(data.len().div_ceil(CHUNK_SIZE));
-    put_all(conn, data, &mut ids)?;
-    store_list(conn, node, &ids, data.len() as u64, mtime_ns)
+pub(crate) fn fill_new(
+    conn: &Connection,
+    node: i64,
+    content: &Hashed,
+    mtime_ns: i64,
+) -> Result<()> {
+    let ids = put_hashed(conn, content)?;
+    store_list(conn, node, &ids, content.data.len() as u64, mtime_ns)
 }
 
 /// Streams `reader` into a node with no content; stops with `EFBIG` past `max`.

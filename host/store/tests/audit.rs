@@ -62,6 +62,70 @@ fn large_payloads_are_summarized_by_size_and_hash() {
     assert!(!args.contains("xxxxxxxx"), "{args}");
 }
 
+/// The first 16 hex digits of a sha256, as the audit log shows them.
+fn short_sha256(data: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(data)[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn a_large_write_is_identified_by_its_chunk_hashes_without_hashing_it_twice() {
+    let ws = ws();
+    let one_chunk = vec![7u8; 1000];
+    let chunk = computer_store::CHUNK_SIZE;
+    let three_chunks: Vec<u8> = (0..2 * chunk + 10).map(|i| (i % 251) as u8).collect();
+    ws.write("/one", &one_chunk, &WriteOptions::default())
+        .unwrap();
+    ws.write("/three", &three_chunks, &WriteOptions::default())
+        .unwrap();
+    let log = ws.audit_log(&AuditQuery::default()).unwrap();
+    let data = |i: usize| -> serde_json::Value {
+        serde_json::from_str::<serde_json::Value>(log[i].args.as_deref().unwrap()).unwrap()["data"]
+            .clone()
+    };
+    // One chunk: its plain sha256.
+    assert_eq!(
+        data(0),
+        serde_json::json!({"size": 1000, "sha256": short_sha256(&one_chunk)})
+    );
+    // More: the sha256 of the chunks' sha256s, in order.
+    let list: Vec<u8> = three_chunks
+        .chunks(chunk)
+        .flat_map(|piece| {
+            use sha2::Digest;
+            sha2::Sha256::digest(piece).to_vec()
+        })
+        .collect();
+    assert_eq!(
+        data(1),
+        serde_json::json!({"size": three_chunks.len(), "chunks_sha256": short_sha256(&list)})
+    );
+}
+
+#[test]
+fn a_write_refused_as_too_big_is_logged_with_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = computer_store::Config {
+        max_file_size: 100,
+        ..Default::default()
+    };
+    let ws = computer_store::Workspace::open_with(dir.path().join("ws.db"), config).unwrap();
+    let e = ws
+        .write("/f", &[1u8; 101], &WriteOptions::default())
+        .unwrap_err();
+    assert_eq!(e.code, Errno::EFBIG);
+    let log = ws.audit_log(&AuditQuery::default()).unwrap();
+    assert_eq!(log[0].outcome, "EFBIG");
+    assert!(
+        log[0].args.as_deref().unwrap().contains("{\"size\":101}"),
+        "{:?}",
+        log[0].args
+    );
+}
+
 #[test]
 fn queries_filter_by_run_path_and_time() {
     let ws = ws();

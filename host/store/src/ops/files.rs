@@ -62,10 +62,18 @@ impl Workspace {
 
     /// Writes a whole file.
     pub fn write(&self, path: &str, data: &[u8], opts: &WriteOptions) -> Result<()> {
-        self.audited("write", path, || Some(serde_json::json!({"data": crate::audit::summarize_bytes(data), "mode": opts.mode, "exclusive": opts.exclusive, "create_parents": opts.create_parents})), || {
+        // Hashed once, before the transaction; not at all when too big.
+        let fits = data.len() as u64 <= self.config.max_file_size;
+        let content = content::Hashed::new(if fits { data } else { &[] });
+        let summary = || match fits {
+            true => crate::audit::summarize_content(&content),
+            false => serde_json::json!({"size": data.len()}),
+        };
+        self.audited("write", path, || Some(serde_json::json!({"data": summary(), "mode": opts.mode, "exclusive": opts.exclusive, "create_parents": opts.create_parents})), || {
             let p = WsPath::parse(path)?;
             let shown = p.to_string();
             self.check_size(&shown, data.len() as u64)?;
+            let content = &content;
             self.write_tx(|c| {
                 let now = now_ns();
                 match self.write_target(c, &p, opts)? {
@@ -79,10 +87,10 @@ impl Workspace {
                             // Shared with a copy: give this path a fresh node
                             // instead of cloning content we are about to replace.
                             let id = tree::insert_node(c, NodeKind::File, mode, now, None)?;
-                            content::fill_new(c, id, data, now)?;
+                            content::fill_new(c, id, content, now)?;
                             tree::repoint(c, step.parent, &step.name, step.node.id, id)?;
                         } else {
-                            content::replace(c, step.node.id, data, now)?;
+                            content::replace(c, step.node.id, content, now)?;
                             if mode != step.node.mode {
                                 set_mode(c, step.node.id, mode)?;
                             }
@@ -95,7 +103,7 @@ impl Workspace {
                         let mode = opts.mode.unwrap_or(DEFAULT_FILE_MODE);
                         let id = tree::insert_node(c, NodeKind::File, mode & 0o7777, now, None)?;
                         tree::link(c, parent.id(), &name, id)?;
-                        content::fill_new(c, id, data, now)?;
+                        content::fill_new(c, id, content, now)?;
                         tree::set_mtime(c, parent.id(), now)
                     }
                 }
@@ -216,7 +224,7 @@ impl Workspace {
                             let id =
                                 tree::insert_node(c, NodeKind::File, DEFAULT_FILE_MODE, now, None)?;
                             tree::link(c, parent.id(), &name, id)?;
-                            content::fill_new(c, id, data, now)?;
+                            content::fill_new(c, id, &content::Hashed::new(data), now)?;
                             tree::set_mtime(c, parent.id(), now)
                         }
                     }
@@ -278,7 +286,7 @@ impl Workspace {
                     self.check_size(&shown, outcome.content.len() as u64)?;
                     tree::unshare_all(c, &mut chain)?;
                     let id = chain.id();
-                    content::replace(c, id, &outcome.content, now_ns())?;
+                    content::replace(c, id, &content::Hashed::new(&outcome.content), now_ns())?;
                     Ok(EditResult {
                         diff: outcome.diff,
                         applied: outcome.applied,
