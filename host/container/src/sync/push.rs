@@ -143,7 +143,11 @@ impl Syncer<'_> {
             if !self.push_entry(key, kind, wsm, &mut walk)? {
                 continue;
             }
-            if kind == Kind::Dir && (change.subtree || !same_dir) {
+            if kind != Kind::Dir {
+                // Nothing can be below it now (a changed path there was
+                // made before it replaced a directory).
+                covered.insert(key.to_owned());
+            } else if change.subtree || !same_dir {
                 walk.seen.clear();
                 self.push_dir(key, &mut walk)?;
                 self.remove_unseen(Some(key), &walk.seen)?;

@@ -407,3 +407,23 @@ fn a_directory_made_again_under_the_same_inode_loses_its_old_entries() {
     assert!(!s.copy.join("last/old").exists(), "{report:?}");
     s.assert_same();
 }
+
+#[test]
+fn a_directory_replaced_by_a_symlink_is_not_followed_and_needs_no_walk() {
+    let mut s = Setup::new();
+    // /dir/k is logged, then /dir becomes a link to /keep, which has a k.
+    s.ws.write("/dir/k", b"new\n", &Default::default()).unwrap();
+    s.ws.rm("/dir", RECURSIVE).unwrap();
+    s.ws.symlink("/keep", "/dir").unwrap();
+    let mut report = SyncReport::default();
+    s.syncer(&mut report, |sy| sy.push().unwrap());
+    s.assert_same();
+    assert!(s.manifest.rev.is_some(), "complete: {report:?}");
+    assert!(
+        std::fs::symlink_metadata(s.copy.join("dir"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_nothing_left(&mut s);
+}
