@@ -217,3 +217,48 @@ fn audit_can_be_turned_off() {
     assert!(ws.audit_log(&AuditQuery::default()).unwrap().is_empty());
     let _ = Page::all();
 }
+
+#[test]
+fn a_mutations_row_commits_with_it_even_if_the_process_dies_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ws.db");
+    let ws = computer_store::Workspace::open(&path).unwrap();
+    with_actor("cli", || put(&ws, "/kept.txt", "k"));
+    // No drop, no flush: as if the process were killed after the commit.
+    std::mem::forget(ws);
+    let other = computer_store::Workspace::open(&path).unwrap();
+    let log = other.audit_log(&AuditQuery::default()).unwrap();
+    let rows: Vec<(&str, &str, &str)> = log
+        .iter()
+        .map(|r| (r.actor.as_str(), r.operation.as_str(), r.target.as_str()))
+        .collect();
+    assert_eq!(rows, [("cli", "write", "/kept.txt")]);
+}
+
+#[test]
+fn many_rows_keep_their_order_through_the_pending_batches() {
+    let ws = ws();
+    for i in 0..200 {
+        put(&ws, &format!("/f{i:03}"), &"x".repeat(i));
+        ws.stat(&format!("/f{i:03}")).unwrap();
+    }
+    let log = ws.audit_log(&AuditQuery::default()).unwrap();
+    assert_eq!(log.len(), 400);
+    for (i, pair) in log.chunks(2).enumerate() {
+        let name = format!("/f{i:03}");
+        assert_eq!(
+            (pair[0].operation.as_str(), pair[0].target.as_str()),
+            ("write", name.as_str())
+        );
+        assert_eq!(
+            (pair[1].operation.as_str(), pair[1].target.as_str()),
+            ("stat", name.as_str())
+        );
+    }
+    assert!(
+        log.windows(2)
+            .all(|w| w[0].id < w[1].id && w[0].time_ns <= w[1].time_ns)
+    );
+    // Queried again: the same rows, the same ids.
+    assert_eq!(ws.audit_log(&AuditQuery::default()).unwrap(), log);
+}
