@@ -1,6 +1,5 @@
 //! `computer exec --backend container|auto` and `computer container stop|status`.
 
-use std::io::Write;
 use std::sync::Arc;
 
 use clap::Subcommand;
@@ -8,7 +7,7 @@ use computer_container::{
     AUTO_BACKEND, CONTAINER_BACKEND, ContainerBackend, ContainerConfig, ContainerError,
     ContainerExecOptions, ExecResult,
 };
-use computer_runtime::{Event, ExecOptions, Runtime};
+use computer_runtime::{ExecOptions, Runtime};
 use computer_store::Workspace;
 use serde_json::json;
 
@@ -87,7 +86,7 @@ pub fn exec(
             }
             Err(e) => return Err(e.into()),
         };
-        stream(out, || run.next_event());
+        crate::exec_cmd::stream(out, || run.next_event());
         run.wait()
     } else {
         let run = computer_container::auto_exec(
@@ -98,32 +97,10 @@ pub fn exec(
             options.clone(),
             container_options,
         )?;
-        stream(out, || run.next_event());
+        crate::exec_cmd::stream(out, || run.next_event());
         run.wait()
     };
     Ok(Some(report(&result, out)))
-}
-
-/// Copies the run's output to ours as it comes (not under `--json`).
-fn stream(out: Out, mut next: impl FnMut() -> Option<Event>) {
-    if out.json {
-        return;
-    }
-    let mut stdout = std::io::stdout();
-    let mut stderr = std::io::stderr();
-    while let Some(ev) = next() {
-        match ev {
-            Event::Stdout(b) => {
-                let _ = stdout.write_all(&b);
-                let _ = stdout.flush();
-            }
-            Event::Stderr(b) => {
-                let _ = stderr.write_all(&b);
-                let _ = stderr.flush();
-            }
-            Event::Exit { .. } => break,
-        }
-    }
 }
 
 /// Prints the result under `--json`; returns the process exit code.

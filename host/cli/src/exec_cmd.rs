@@ -144,27 +144,33 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
     Ok(follow(&ws, handle, out))
 }
 
+/// Copies a run's output to ours as it comes (not under `--json`).
+pub fn stream(out: Out, mut next: impl FnMut() -> Option<Event>) {
+    if out.json {
+        return;
+    }
+    let mut stdout = std::io::stdout();
+    let mut stderr = std::io::stderr();
+    while let Some(ev) = next() {
+        match ev {
+            Event::Stdout(b) => {
+                let _ = stdout.write_all(&b);
+                let _ = stdout.flush();
+            }
+            Event::Stderr(b) => {
+                let _ = stderr.write_all(&b);
+                let _ = stderr.flush();
+            }
+            Event::Exit { .. } => break,
+        }
+    }
+}
+
 /// Streams a run's output as it comes (or prints its result as JSON), and
 /// returns the process exit code. A run parked at an interrupt says what it
 /// waits for and how to answer.
 pub fn follow(ws: &Workspace, handle: RunHandle, out: Out) -> u8 {
-    if !out.json {
-        let mut stdout = std::io::stdout();
-        let mut stderr = std::io::stderr();
-        while let Some(ev) = handle.next_event() {
-            match ev {
-                Event::Stdout(b) => {
-                    let _ = stdout.write_all(&b);
-                    let _ = stdout.flush();
-                }
-                Event::Stderr(b) => {
-                    let _ = stderr.write_all(&b);
-                    let _ = stderr.flush();
-                }
-                Event::Exit { .. } => break,
-            }
-        }
-    }
+    stream(out, || handle.next_event());
     let result = handle.wait();
     let waiting = if result.status == RunStatus::Waiting {
         ws.pending_interrupts()

@@ -4,26 +4,24 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use bollard::Docker;
 use computer_runtime::serialize::{lossy, millis};
-use computer_runtime::{Event, RunLease, RunStatus};
+use computer_runtime::{Event, OutputChannel, OutputSink, RunLease, RunStatus};
 use computer_store::{DurableRun, NewRun, NodeKind, RunEnd, Workspace};
 use serde::Serialize;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::command::{self, Command, Control, Ran, RunError, Stop};
 use crate::config::{ContainerConfig, MOUNT_POINT};
 use crate::engine;
 use crate::error::ContainerError;
 use crate::lifecycle::{self, ContainerState, Spec};
-use crate::output::{Channel, Sink};
 use crate::state::{WsState, workspace_file_id};
 use crate::sync::{
     Manifest, Owner, Stamp, SyncReport, Syncer, Watcher, manifest_log_path, manifest_stamp,
@@ -293,24 +291,6 @@ pub struct Status {
     pub synced_rev: Option<u64>,
 }
 
-static RUN_COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// `run-` and 16 hex digits, as the runtime's generated ids.
-fn generate_run_id() -> String {
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let mut h = Sha256::new();
-    h.update(now.to_le_bytes());
-    h.update(std::process::id().to_le_bytes());
-    h.update(RUN_COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
-    h.update(b"container");
-    let d = h.finalize();
-    let hex: String = d[..8].iter().map(|b| format!("{b:02x}")).collect();
-    format!("run-{hex}")
-}
-
 impl ContainerBackend {
     /// A backend with these settings. Nothing is contacted until the first
     /// exec (or [`connect`](Self::connect)).
@@ -396,7 +376,10 @@ impl ContainerBackend {
     ) -> Result<ContainerRun, ContainerError> {
         let cwd = validate(&ws, &options)?;
         self.engine()?;
-        let run_id = options.id.clone().unwrap_or_else(generate_run_id);
+        let run_id = options
+            .id
+            .clone()
+            .unwrap_or_else(computer_runtime::generate_run_id);
         computer_store::validate_run_id(&run_id)?;
         let cancel = Arc::new(AtomicBool::new(false));
         {
@@ -526,8 +509,8 @@ impl ContainerBackend {
         events: &Sender<Event>,
     ) -> ExecResult {
         let started = Instant::now();
-        let stdout = Sink::new(Channel::Stdout, options.stdout_bytes, events.clone());
-        let stderr = Sink::new(Channel::Stderr, options.stderr_bytes, events.clone());
+        let stdout = OutputSink::new(OutputChannel::Stdout, options.stdout_bytes, events.clone());
+        let stderr = OutputSink::new(OutputChannel::Stderr, options.stderr_bytes, events.clone());
         let mut report = SyncReport::default();
         let mut info = None;
         let mut timings = Timings::default();
@@ -652,7 +635,7 @@ impl ContainerBackend {
         cwd: &str,
         run_id: &str,
         cancel: &AtomicBool,
-        (stdout, stderr): (&Sink, &Sink),
+        (stdout, stderr): (&OutputSink, &OutputSink),
         report: &mut SyncReport,
         (info, timings): (&mut Option<ContainerRunInfo>, &mut Timings),
     ) -> Result<Ran, ContainerError> {

@@ -13,7 +13,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
 
 use crate::error::{ContainerError, is_conflict, is_not_found};
-use crate::output::Sink;
+use computer_runtime::OutputSink as Sink;
 
 /// Why the host stopped a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,9 +129,9 @@ pub(crate) async fn run(
         tokio::select! {
             item = output.next() => match item {
                 Some(Ok(LogOutput::StdOut { message })) | Some(Ok(LogOutput::Console { message })) => {
-                    stdout.push(&message)
+                    stdout.emit(&message)
                 }
-                Some(Ok(LogOutput::StdErr { message })) => stderr.push(&message),
+                Some(Ok(LogOutput::StdErr { message })) => stderr.emit(&message),
                 Some(Ok(LogOutput::StdIn { .. })) => {}
                 Some(Err(e)) => {
                     tracing::warn!("container output stream failed: {e}");

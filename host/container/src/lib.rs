@@ -32,7 +32,6 @@ mod config;
 mod engine;
 mod error;
 mod lifecycle;
-mod output;
 mod state;
 mod sync;
 

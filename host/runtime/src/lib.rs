@@ -42,6 +42,8 @@ pub use host_modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistry
 pub use lease::RunLease;
 pub use limits::{Limits, ShellLimits};
 pub use module_component::{ComponentModule, ModuleLimits};
+pub use output::{Channel as OutputChannel, Sink as OutputSink};
+pub use run_id::generate as generate_run_id;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

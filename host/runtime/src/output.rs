@@ -15,8 +15,9 @@ use wasmtime_wasi_io::streams::{OutputStream, StreamResult};
 use crate::exec::Event;
 use crate::journal::SharedJournal;
 
+/// Which output stream a [`Sink`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Channel {
+pub enum Channel {
     Stdout,
     Stderr,
 }
@@ -27,8 +28,10 @@ struct SinkState {
 }
 
 /// One output channel of one run. Cheap to clone; clones share state.
+/// Public for backends outside the runtime (the container's), so their
+/// output is streamed, capped and marked the same way.
 #[derive(Clone)]
-pub(crate) struct Sink {
+pub struct Sink {
     channel: Channel,
     cap: usize,
     state: Arc<Mutex<SinkState>>,
@@ -53,14 +56,14 @@ impl Sink {
     }
 
     /// Routes writes through `journal` (a durable run).
-    pub fn durable(mut self, journal: SharedJournal) -> Self {
+    pub(crate) fn durable(mut self, journal: SharedJournal) -> Self {
         self.journal = Some(journal);
         self
     }
 
     /// Output an earlier attempt of the run emitted: kept for the result,
     /// not streamed again.
-    pub fn prefill(&self, bytes: &[u8]) {
+    pub(crate) fn prefill(&self, bytes: &[u8]) {
         let mut st = self.lock();
         let take = self.cap.saturating_sub(st.kept.len()).min(bytes.len());
         st.kept.extend_from_slice(&bytes[..take]);

@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-pub(crate) fn generate() -> String {
+pub fn generate() -> String {
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos())

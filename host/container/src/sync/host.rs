@@ -81,16 +81,8 @@ pub(crate) fn meta_of(meta: &Metadata) -> Meta {
     }
 }
 
-pub(crate) fn std_meta_of(meta: &std::fs::Metadata) -> Meta {
-    use std::os::unix::fs::MetadataExt as _;
-    Meta {
-        mode: meta.mode() & 0o7777,
-        size: meta.len(),
-        mtime_ns: (meta.mtime().max(0) as u64)
-            .saturating_mul(1_000_000_000)
-            .saturating_add(meta.mtime_nsec().max(0) as u64),
-        ino: meta.ino(),
-    }
+pub(crate) fn std_meta_of(meta: std::fs::Metadata) -> Meta {
+    meta_of(&Metadata::from_just_metadata(meta))
 }
 
 /// Removes whatever is at `key` (a directory with its contents); nothing

@@ -311,7 +311,7 @@ impl Syncer<'_> {
                     owner.chown_fd(&file).map_err(|e| host_err(key, e))?;
                 }
                 let meta = file.metadata().map_err(|e| host_err(key, e))?;
-                (std_meta_of(&meta), Some(hex(&hasher.finalize())), None)
+                (std_meta_of(meta), Some(hex(&hasher.finalize())), None)
             }
             Kind::Dir => {
                 if !keep_dir {
