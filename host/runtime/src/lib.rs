@@ -7,43 +7,30 @@
 //! [`Runtime::exec`] starts a run on its own thread and returns a
 //! [`RunHandle`] that streams [`Event`]s and ends in a [`RunResult`].
 
-mod async_module;
+mod backend;
 mod bindings;
-mod builtin;
-mod call_context;
-mod component_cache;
-mod component_json;
-mod durable_calls;
-mod durable_runs;
+mod durable;
 mod engine;
 mod error;
-mod exec;
-mod host_fs;
-mod host_modules;
-mod journal;
-mod lease;
-mod limits;
-mod module_component;
-mod module_http;
-mod output;
-mod run_id;
-mod state;
+mod host;
+mod modules;
+mod run;
 
-pub use async_module::{AsyncModule, ModuleFuture};
-pub use builtin::{JS_BACKEND, JS_GUEST, SHELL_BACKEND, SHELL_GUEST, builtin_guests};
-pub use call_context::{Answer, CallContext};
-pub use durable_runs::Recovered;
+pub use backend::builtin::{JS_BACKEND, JS_GUEST, SHELL_BACKEND, SHELL_GUEST, builtin_guests};
+pub use durable::lease::RunLease;
+pub use durable::runs::Recovered;
 pub use error::ExecError;
-pub use exec::{
+pub use host::modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistry, ParamInfo};
+pub use modules::async_module::{AsyncModule, ModuleFuture};
+pub use modules::call_context::{Answer, CallContext};
+pub use modules::component::{ComponentModule, ModuleLimits};
+pub use run::exec::{
     EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, ExecOptions, OnInterrupt, RunHandle,
     RunResult, RunStatus, serialize,
 };
-pub use host_modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistry, ParamInfo};
-pub use lease::RunLease;
-pub use limits::{Limits, ShellLimits};
-pub use module_component::{ComponentModule, ModuleLimits};
-pub use output::{Channel as OutputChannel, Sink as OutputSink};
-pub use run_id::generate as generate_run_id;
+pub use run::limits::{Limits, ShellLimits};
+pub use run::output::{Channel as OutputChannel, Sink as OutputSink};
+pub use run::run_id::generate as generate_run_id;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -54,7 +41,7 @@ use wasmtime::Engine;
 use wasmtime::component::Linker;
 
 use crate::bindings::RunnerPre;
-use crate::state::RunState;
+use crate::run::state::RunState;
 
 /// Settings for a [`Runtime`].
 #[derive(Debug, Clone)]
@@ -126,7 +113,8 @@ pub(crate) struct Inner {
 impl Inner {
     /// Compiles (or loads from the cache) and pre-instantiates a guest.
     pub(crate) fn load_guest(&self, name: &str, component: &[u8]) -> Result<Arc<Guest>, ExecError> {
-        let component = component_cache::load(&self.engine, name, component, &self.cache_dir)?;
+        let component =
+            engine::component_cache::load(&self.engine, name, component, &self.cache_dir)?;
         let pre = self
             .linker
             .instantiate_pre(&component)
@@ -159,7 +147,7 @@ impl Runtime {
         let cache_dir = config
             .cache_dir
             .clone()
-            .unwrap_or_else(component_cache::default_dir);
+            .unwrap_or_else(engine::component_cache::default_dir);
         Ok(Runtime {
             inner: Arc::new(Inner {
                 engine,

@@ -8,8 +8,8 @@ use std::sync::{Arc, RwLock};
 use serde_json::Value;
 
 use crate::bindings::modules::{self, ModuleError};
-use crate::call_context::CallContext;
-use crate::state::RunState;
+use crate::modules::call_context::CallContext;
+use crate::run::state::RunState;
 
 /// A function a module exports, as guests list it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -211,7 +211,7 @@ impl modules::Host for RunState {
         };
         let bare = module.trim_start_matches("ws:").to_owned();
         let target = format!("ws:{bare}.{function}");
-        let hash = crate::journal::args_hash(&[target.as_bytes(), args_json.as_bytes()]);
+        let hash = crate::durable::journal::args_hash(&[target.as_bytes(), args_json.as_bytes()]);
         let modules = self.modules.clone();
         let workspace = self.workspace.clone();
         let call = |ctx: &mut CallContext| {

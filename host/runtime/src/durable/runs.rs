@@ -11,12 +11,12 @@ use computer_store::{RunEnd, Workspace};
 use serde::{Deserialize, Serialize};
 
 use crate::Runtime;
-use crate::call_context::Answer;
-use crate::durable_calls::answer_json;
+use crate::durable::calls::answer_json;
+use crate::durable::lease;
 use crate::error::ExecError;
-use crate::exec::{ExecOptions, Job, OnInterrupt, RunHandle, Slot};
-use crate::lease;
-use crate::limits::Limits;
+use crate::modules::call_context::Answer;
+use crate::run::exec::{ExecOptions, Job, OnInterrupt, RunHandle, Slot};
+use crate::run::limits::Limits;
 
 /// Everything needed to run a durable run again, as recorded with it.
 /// (The environment is kept in full: a replay must see what the first

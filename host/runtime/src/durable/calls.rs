@@ -11,9 +11,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::bindings::fs::FsError;
-use crate::call_context::{Answer, InterruptSource};
-use crate::journal::{self, Journal, SharedJournal, Step};
-use crate::state::{RunState, Stop};
+use crate::durable::journal::{self, Journal, SharedJournal, Step};
+use crate::modules::call_context::{Answer, InterruptSource};
+use crate::run::state::{RunState, Stop};
 
 type FsResult<T> = wasmtime::Result<Result<T, FsError>>;
 

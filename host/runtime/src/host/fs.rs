@@ -6,8 +6,8 @@ use crate::bindings::fs::{
     self, EditResult, ErrorCode, FindEntry, FsError, GrepMatch, GrepOptions, NodeKind, NodeStat,
     TextEdit, WriteOptions,
 };
-use crate::durable_calls;
-use crate::state::RunState;
+use crate::durable::calls as durable_calls;
+use crate::run::state::RunState;
 
 type FsResult<T> = wasmtime::Result<Result<T, FsError>>;
 
@@ -263,7 +263,7 @@ impl fs::Host for RunState {
         options: GrepOptions,
     ) -> FsResult<Vec<GrepMatch>> {
         let args = (&dir, &query, &options);
-        let hash_args = crate::durable_calls::encode(&args);
+        let hash_args = crate::durable::calls::encode(&args);
         let opts = store::GrepOptions {
             regex: options.regex,
             ignore_case: options.ignore_case,

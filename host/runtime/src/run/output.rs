@@ -12,8 +12,8 @@ use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi_io::poll::Pollable;
 use wasmtime_wasi_io::streams::{OutputStream, StreamResult};
 
-use crate::exec::Event;
-use crate::journal::SharedJournal;
+use crate::durable::journal::SharedJournal;
+use crate::run::exec::Event;
 
 /// Which output stream a [`Sink`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,7 +135,7 @@ impl GuestWrite for Sink {
                     Channel::Stdout => 0,
                     Channel::Stderr => 1,
                 };
-                crate::journal::lock(j).output(index, bytes);
+                crate::durable::journal::lock(j).output(index, bytes);
             }
             None => self.emit(bytes),
         }

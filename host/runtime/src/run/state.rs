@@ -9,9 +9,9 @@ use computer_store::Workspace;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-use crate::host_modules::ModuleRegistry;
-use crate::journal::SharedJournal;
-use crate::limits::MemoryLimiter;
+use crate::durable::journal::SharedJournal;
+use crate::host::modules::ModuleRegistry;
+use crate::run::limits::MemoryLimiter;
 
 /// Why the host stopped a guest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use computer_store::{EntryStatus, JournalEntry, Workspace};
 
-use crate::output::Sink;
+use crate::run::output::Sink;
 use sha2::{Digest, Sha256};
 
 /// Rows kept in memory before they are committed on their own.

@@ -27,14 +27,15 @@ use wasmtime::{Engine, Store, UpdateDeadline};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
 
-use crate::call_context::{Answer, CallContext};
-use crate::component_json::{self, JsonPath};
+use crate::Runtime;
+use crate::engine::component_cache;
 use crate::error::{ExecError, one_line};
-use crate::host_modules::{FunctionInfo, HostModule, ModuleCallError, ParamInfo};
-use crate::limits::MemoryLimiter;
-use crate::module_http::{AllowList, HttpPolicy};
-use crate::output::{GuestStream, GuestWrite};
-use crate::{Runtime, component_cache};
+use crate::host::modules::{FunctionInfo, HostModule, ModuleCallError, ParamInfo};
+use crate::modules::call_context::{Answer, CallContext};
+use crate::modules::component_json::{self, JsonPath};
+use crate::modules::http::{AllowList, HttpPolicy};
+use crate::run::limits::MemoryLimiter;
+use crate::run::output::{GuestStream, GuestWrite};
 
 mod wit {
     wasmtime::component::bindgen!({
@@ -119,7 +120,7 @@ impl ComponentModule {
         config: Vec<(String, String)>,
         allow_hosts: Vec<String>,
     ) -> Result<ComponentModule, ExecError> {
-        let bare = crate::host_modules::parse_module_name(name).map_err(|e| bad(name, e))?;
+        let bare = crate::host::modules::parse_module_name(name).map_err(|e| bad(name, e))?;
         let name = format!("ws:{bare}");
         let allow = AllowList::parse(&allow_hosts).map_err(|e| bad(&name, e))?;
         let engine = runtime.inner.engine.clone();

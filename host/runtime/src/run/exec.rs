@@ -17,14 +17,15 @@ use wasmtime_wasi::WasiCtx;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 
 use crate::bindings::RunRequest;
-use crate::durable_runs::RunSpec;
+use crate::durable::journal::{self, Journal, JournalMonotonicClock, JournalWallClock};
+use crate::durable::lease::{self, LeaseKeeper};
+use crate::durable::runs::RunSpec;
 use crate::error::ExecError;
-use crate::journal::{self, Journal, JournalMonotonicClock, JournalWallClock};
-use crate::lease::{self, LeaseKeeper};
-use crate::limits::{Limits, MemoryLimiter};
-use crate::output::{Channel, GuestStream, Sink};
-use crate::state::{RunState, Stop};
-use crate::{Guest, GuestSlot, Inner, Runtime, run_id};
+use crate::run::limits::{Limits, MemoryLimiter};
+use crate::run::output::{Channel, GuestStream, Sink};
+use crate::run::run_id;
+use crate::run::state::{RunState, Stop};
+use crate::{Guest, GuestSlot, Inner, Runtime};
 
 /// Exit code of a run stopped by its timeout (as `timeout(1)`).
 pub const EXIT_TIMEOUT: i32 = 124;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::host_modules::ModuleCallError;
+use crate::host::modules::ModuleCallError;
 
 /// Where answers to interrupts come from and where new ones are parked.
 /// Implemented by the durable-run journal; a detached context has none.

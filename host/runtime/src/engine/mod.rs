@@ -1,5 +1,7 @@
 //! The shared `Engine` and the `Linker` every guest is instantiated with.
 
+pub(crate) mod component_cache;
+
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -9,7 +11,7 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConf
 use crate::RuntimeConfig;
 use crate::bindings;
 use crate::error::ExecError;
-use crate::state::RunState;
+use crate::run::state::RunState;
 
 /// How often the epoch advances; timeouts and kills land within one tick.
 pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);

@@ -12,8 +12,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use crate::call_context::CallContext;
-use crate::host_modules::{FunctionInfo, HostModule, ModuleCallError};
+use crate::host::modules::{FunctionInfo, HostModule, ModuleCallError};
+use crate::modules::call_context::CallContext;
 
 /// The future an async module function returns; it may borrow the call's context.
 pub type ModuleFuture<'a> =

@@ -1,0 +1,2 @@
+pub(crate) mod fs;
+pub(crate) mod modules;
