@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
 use computer_container::{
-    ContainerBackend, ContainerConfig, ContainerExecOptions, ExecResult, Timings,
+    ContainerBackend, ContainerConfig, ContainerExecOptions, ContainerRunInfo,
 };
+use computer_runtime::{RunResult, SyncStats, SyncTimings};
 use computer_store::{Workspace, WriteOptions};
 
 use crate::report::{Row, median, us};
@@ -45,7 +46,7 @@ fn workspace(path: &Path, n: usize) -> Result<Arc<Workspace>> {
     Ok(Arc::new(ws))
 }
 
-fn exec(backend: &ContainerBackend, ws: &Arc<Workspace>, script: &str) -> Result<ExecResult> {
+fn exec(backend: &ContainerBackend, ws: &Arc<Workspace>, script: &str) -> Result<RunResult> {
     let r = backend
         .exec(ws.clone(), script, ContainerExecOptions::default())?
         .wait();
@@ -85,7 +86,7 @@ fn raw(cli: &str, args: &[&str]) -> Result<Duration> {
     Ok(took)
 }
 
-fn sync_time(t: &Option<Timings>) -> Duration {
+fn sync_time(t: &Option<SyncTimings>) -> Duration {
     t.map_or(Duration::ZERO, |t| t.push + t.pull)
 }
 
@@ -110,7 +111,7 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
         let t = Instant::now();
         let r = exec(&backend, &ws, "true")?;
         cold.push(t.elapsed());
-        anyhow::ensure!(r.container.as_ref().is_some_and(|c| c.created));
+        anyhow::ensure!(ContainerRunInfo::of(&r).is_some_and(|c| c.created));
         cold_ref.push(raw(
             cli,
             &[
@@ -131,8 +132,7 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
     });
 
     // Warm: the same container, nothing changed, interleaved with raw execs.
-    let name = exec(&backend, &ws, "true")?
-        .container
+    let name = ContainerRunInfo::of(&exec(&backend, &ws, "true")?)
         .map(|c| c.name)
         .context("no container info")?;
     let mut warm = Vec::new();
@@ -141,7 +141,10 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
         let t = Instant::now();
         let r = exec(&backend, &ws, "true")?;
         warm.push(t.elapsed());
-        anyhow::ensure!(r.pushed == 0 && r.pulled == 0, "a warm exec copied files");
+        anyhow::ensure!(
+            sync(&r).pushed == 0 && sync(&r).pulled == 0,
+            "a warm exec copied files"
+        );
         warm_ref.push(raw(cli, &["exec", &name, "true"])?);
     }
     let (w, wr) = (median(warm), median(warm_ref));
@@ -170,7 +173,7 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
         let mut one_total = Vec::new();
         let mut pulled_one = Vec::new();
         for i in 0..trials {
-            idle.push(sync_time(&exec(&backend, &ws, "true")?.timings));
+            idle.push(sync_time(&sync(&exec(&backend, &ws, "true")?).timings));
             ws.write(
                 "/d0/f0.txt",
                 format!("change {i}\n").as_bytes(),
@@ -179,12 +182,20 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
             let t = Instant::now();
             let r = exec(&backend, &ws, "true")?;
             one_total.push(t.elapsed());
-            anyhow::ensure!(r.pushed == 1, "pushed {} entries for one change", r.pushed);
-            one.push(sync_time(&r.timings));
+            anyhow::ensure!(
+                sync(&r).pushed == 1,
+                "pushed {} entries for one change",
+                sync(&r).pushed
+            );
+            one.push(sync_time(&sync(&r).timings));
             // The other way: the command changes one file, the pull finds it.
             let r = exec(&backend, &ws, &format!("echo back {i} > d1/f100.txt"))?;
-            anyhow::ensure!(r.pulled == 1, "pulled {} entries for one change", r.pulled);
-            pulled_one.push(sync_time(&r.timings));
+            anyhow::ensure!(
+                sync(&r).pulled == 1,
+                "pulled {} entries for one change",
+                sync(&r).pulled
+            );
+            pulled_one.push(sync_time(&sync(&r).timings));
         }
         rows.push(Row {
             work: format!("sync (push + pull), nothing changed, {n} files"),
@@ -214,4 +225,9 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
     }
     backend.stop(&ws)?;
     Ok(rows)
+}
+
+/// The sync counts of a container run (zeros if it reported none).
+fn sync(r: &RunResult) -> SyncStats {
+    r.sync().cloned().unwrap_or_default()
 }

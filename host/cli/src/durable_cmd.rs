@@ -12,9 +12,10 @@ use crate::exec_cmd::follow;
 use crate::output::{Out, time_string};
 
 /// The runtime that resumes runs: the built-in guests and the modules
-/// registered in the workspace, as `exec` has them.
+/// registered in the workspace, as `exec` has them (and the container
+/// backends, whose runs are failed, not replayed, when their process died).
 fn runtime(ws: &Workspace) -> CliResult<Runtime> {
-    let runtime = Runtime::with_builtin_guests(RuntimeConfig::default())?;
+    let (runtime, _) = crate::backends::runtime(RuntimeConfig::default(), true)?;
     runtime.register_workspace_modules(ws)?;
     Ok(runtime)
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use computer_runtime::{
-    Event, ExecError, ExecOptions, Limits, RunHandle, RunStatus, Runtime, RuntimeConfig,
+    Event, ExecError, ExecOptions, Limits, RunHandle, RunStatus, RuntimeConfig,
 };
 use computer_store::{Page, Workspace};
 use serde_json::json;
@@ -22,7 +22,7 @@ impl From<ExecError> for CliError {
             ExecError::Workspace(fs) => fs.code.as_str(),
             ExecError::TooManyRuns { .. } => "EAGAIN",
             ExecError::TooLarge { .. } => "EFBIG",
-            ExecError::Engine(_) => "EIO",
+            ExecError::Engine(_) | ExecError::Unavailable { .. } => "EIO",
             _ => "EINVAL",
         };
         CliError {
@@ -58,8 +58,8 @@ fn source_of(args: &ExecArgs) -> CliResult<String> {
     String::from_utf8(bytes).map_err(|_| CliError::invalid("the source is not UTF-8 text"))
 }
 
-fn limits_of(args: &ExecArgs) -> CliResult<Limits> {
-    let mut limits = Limits::default();
+/// The backend's default limits with the ones `args` sets.
+fn limits_of(args: &ExecArgs, mut limits: Limits) -> CliResult<Limits> {
     if let Some(secs) = args.timeout {
         if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0 * 365.0) {
             return Err(CliError::invalid(format!(
@@ -100,19 +100,7 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         })?;
         env.insert(k.to_owned(), v.to_owned());
     }
-    let mut limits = limits_of(&args)?;
-    let defaults = RuntimeConfig::default();
-    if args.memory.is_none()
-        && let Some(memory) = defaults.backend_memory.get(&args.backend)
-    {
-        // The backend's own default (the shell's is larger), not the general one.
-        limits.memory_bytes = *memory;
-    }
-    let config = RuntimeConfig {
-        limits: limits.clone(),
-        ..Default::default()
-    };
-    let runtime = Runtime::with_builtin_guests(config)?;
+    let (runtime, container_error) = crate::backends::runtime(RuntimeConfig::default(), true)?;
     runtime.register_workspace_modules(&ws)?;
     for g in &args.guests {
         let (name, path) = g.split_once('=').ok_or_else(|| {
@@ -120,6 +108,10 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         })?;
         runtime.register_guest_file(name, std::path::Path::new(path))?;
     }
+    let limits = match runtime.default_limits(&args.backend) {
+        Ok(defaults) => limits_of(&args, defaults)?,
+        Err(e) => return Err(container_error.map_or_else(|| e.into(), CliError::from)),
+    };
     let options = ExecOptions {
         backend: args.backend.clone(),
         cwd: args.cwd.clone(),
@@ -135,12 +127,20 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         limits: Some(limits),
         id: args.id.clone(),
         on_interrupt: args.on_interrupt,
+        image: args.image.clone(),
     };
     let ws = Arc::new(ws);
-    if let Some(code) = crate::container_cmd::exec(&runtime, &ws, &source, &options, &args, out)? {
-        return Ok(code);
-    }
-    let handle = runtime.exec(ws.clone(), &source, options)?;
+    let handle = match runtime.exec(ws.clone(), &source, options) {
+        Ok(h) => h,
+        // No run happened: say why, with the backend's exit code (125 for
+        // a container engine).
+        Err(e) if e.exit_code() != 1 => {
+            let code = e.exit_code();
+            CliError::from(e).print(out.json);
+            return Ok(process_exit_code(code));
+        }
+        Err(e) => return Err(e.into()),
+    };
     Ok(follow(&ws, handle, out))
 }
 

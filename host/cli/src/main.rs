@@ -2,6 +2,7 @@
 
 mod args;
 mod audit_cmd;
+mod backends;
 mod container_cmd;
 mod durable_cmd;
 mod error;

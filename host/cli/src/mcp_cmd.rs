@@ -192,7 +192,8 @@ impl ServerHandler for ComputerServer {
         // rather than keep the client waiting.
         let defs = match self.state.tools.get() {
             Some(tools) => tools.definitions(),
-            None => tools_cmd::definitions(&self.state.args),
+            None => tools_cmd::definitions(&self.state.args)
+                .map_err(|e| ErrorData::internal_error(e.message, None))?,
         };
         Ok(ListToolsResult::with_all_items(tool_list(&defs)?))
     }

@@ -11,12 +11,7 @@ use computer_tools::{Format, ToolDef, ToolOptions, Tools, definitions_for, rende
 use crate::args::ToolSetArgs;
 use crate::error::{CliError, CliResult};
 
-/// The container backends, offered only when `--backends` names them (they
-/// need an engine, and a container per workspace).
-const CONTAINER_BACKENDS: [&str; 2] = [
-    computer_container::CONTAINER_BACKEND,
-    computer_container::AUTO_BACKEND,
-];
+use crate::backends::CONTAINER_BACKENDS;
 
 fn wants_container(args: &ToolSetArgs) -> bool {
     args.backends
@@ -56,30 +51,18 @@ pub fn runtime_for(args: &ToolSetArgs, ws: &Workspace) -> CliResult<Option<Runti
     if args.readonly {
         return Ok(None);
     }
-    let runtime = Runtime::with_builtin_guests(RuntimeConfig::default())?;
+    // The container backends are offered only when `--backends` names them
+    // (they need an engine, and a container per workspace).
+    let (runtime, _) = crate::backends::runtime(RuntimeConfig::default(), wants_container(args))?;
     runtime.register_workspace_modules(ws)?;
     Ok(Some(runtime))
 }
 
-/// The tool set over `ws` that `args` asks for. The container backends
-/// come in when `--backends` names them; without an engine configuration
-/// they are left out, and the reason logged.
+/// The tool set over `ws` that `args` asks for.
 pub fn tool_set(ws: Arc<Workspace>, runtime: Option<Runtime>, args: &ToolSetArgs) -> Tools {
-    let container = if wants_container(args) && runtime.is_some() {
-        match computer_container::ContainerBackend::from_env() {
-            Ok(c) => Some(c),
-            Err(e) => {
-                tracing::error!("the container backends are unavailable: {e}");
-                None
-            }
-        }
-    } else {
-        None
-    };
-    Tools::with_container(
+    Tools::new(
         ws,
         runtime,
-        container,
         ToolOptions {
             readonly: args.readonly,
             backends: args.backends.clone(),
@@ -87,29 +70,29 @@ pub fn tool_set(ws: Arc<Workspace>, runtime: Option<Runtime>, args: &ToolSetArgs
     )
 }
 
-/// The definitions of the tool set `args` asks for, without building it:
-/// the built-in guests' names are all `exec` needs, so no guest is compiled.
-pub fn definitions(args: &ToolSetArgs) -> Vec<ToolDef> {
-    let mut builtin: Vec<String> = builtin_guests()
-        .into_iter()
-        .map(|(name, _)| name.to_owned())
-        .collect();
-    if wants_container(args) {
-        builtin.extend(CONTAINER_BACKENDS.map(str::to_owned));
-    }
-    definitions_for(
+/// The definitions of the tool set `args` asks for, without compiling any
+/// guest (the registry's descriptions are all `exec` needs).
+pub fn definitions(args: &ToolSetArgs) -> CliResult<Vec<ToolDef>> {
+    let infos = if args.readonly {
+        Vec::new()
+    } else {
+        let (runtime, _) =
+            crate::backends::runtime(RuntimeConfig::default(), wants_container(args))?;
+        runtime.backend_infos()
+    };
+    Ok(definitions_for(
         ToolOptions {
             readonly: args.readonly,
             backends: args.backends.clone(),
         },
-        builtin,
-    )
+        infos,
+    ))
 }
 
 /// `computer tools`: one JSON document on stdout. Needs no workspace.
 pub fn print(format: Format, args: &ToolSetArgs) -> CliResult {
     check_backends(args)?;
-    let doc = render(&definitions(args), format);
+    let doc = render(&definitions(args)?, format);
     let text = serde_json::to_string_pretty(&doc).map_err(|e| CliError::invalid(e.to_string()))?;
     // A reader that stops early (`| head`) is not an error.
     match writeln!(std::io::stdout().lock(), "{text}") {

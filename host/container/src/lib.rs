@@ -22,10 +22,10 @@
 //! let backend = ContainerBackend::new(ContainerConfig::default()).unwrap();
 //! let run = backend.exec(ws, "ls -la && echo hi > out.txt", ContainerExecOptions::default()).unwrap();
 //! let result = run.wait();
-//! println!("exit {} pushed {} pulled {}", result.exit_code, result.pushed, result.pulled);
+//! let sync = result.sync().expect("a container run reports its sync");
+//! println!("exit {} pushed {} pulled {}", result.exit_code, sync.pushed, sync.pulled);
 //! ```
 
-mod auto;
 mod backend;
 mod command;
 mod config;
@@ -35,10 +35,9 @@ mod lifecycle;
 mod state;
 mod sync;
 
-pub use auto::{AUTO_BACKEND, AutoRun, EXIT_NOT_FOUND, auto_exec, should_fall_back};
 pub use backend::{
-    CONTAINER_BACKEND, ContainerBackend, ContainerExecOptions, ContainerRun, ContainerRunInfo,
-    EXIT_CANCELLED, EXIT_TIMEOUT, ExecResult, Fallback, Status, StopReport, Timings,
+    AUTO_BACKEND, CONTAINER_BACKEND, ContainerBackend, ContainerExecOptions, ContainerRunInfo,
+    Status, StopReport, register,
 };
 pub use config::{ContainerConfig, DEFAULT_IMAGE, MOUNT_POINT};
 pub use engine::{engine_address, probed_sockets};

@@ -31,9 +31,26 @@ pub enum ExecError {
     BadModule { name: String, reason: String },
     #[error("runtime error: {0}")]
     Engine(String),
+    /// A backend could not start the run (an engine that is absent or
+    /// failing); nothing ran.
+    #[error("{reason}")]
+    Unavailable {
+        backend: String,
+        reason: String,
+        /// The exit code a CLI should give (125 for a container engine).
+        exit_code: i32,
+    },
 }
 
 impl ExecError {
+    /// The exit code a CLI should give for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            ExecError::Unavailable { exit_code, .. } => *exit_code,
+            _ => 1,
+        }
+    }
+
     pub(crate) fn engine(e: impl std::fmt::Display) -> Self {
         ExecError::Engine(e.to_string())
     }

@@ -17,6 +17,10 @@ mod modules;
 mod run;
 
 pub use backend::builtin::{JS_BACKEND, JS_GUEST, SHELL_BACKEND, SHELL_GUEST, builtin_guests};
+pub use backend::{
+    Backend, BackendInfo, Commands, FallbackBackend, GuestProfile, LimitsEnv, Resume,
+    missing_command, should_fall_back,
+};
 pub use durable::lease::RunLease;
 pub use durable::runs::Recovered;
 pub use error::ExecError;
@@ -24,15 +28,17 @@ pub use host::modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistr
 pub use modules::async_module::{AsyncModule, ModuleFuture};
 pub use modules::call_context::{Answer, CallContext};
 pub use modules::component::{ComponentModule, ModuleLimits};
-pub use run::exec::{
-    EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, ExecOptions, OnInterrupt, RunHandle,
-    RunResult, RunStatus, serialize,
-};
+pub use run::handle::{Killer, RunHandle};
 pub use run::limits::{Limits, ShellLimits};
+pub use run::options::{ExecOptions, OnInterrupt};
 pub use run::output::{Channel as OutputChannel, Sink as OutputSink};
+pub use run::result::{
+    EXIT_CANCELLED, EXIT_NOT_FOUND, EXIT_TIMEOUT, EXIT_WAITING, Event, Extras, Fallback, RunResult,
+    RunStatus, SyncStats, SyncTimings, serialize,
+};
 pub use run::run_id::generate as generate_run_id;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex, RwLock};
@@ -40,6 +46,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use wasmtime::Engine;
 use wasmtime::component::Linker;
 
+use crate::backend::guest::{Guest, GuestBackend, GuestSlot};
 use crate::bindings::RunnerPre;
 use crate::run::state::RunState;
 
@@ -84,25 +91,10 @@ impl Default for RuntimeConfig {
     }
 }
 
-/// A registered guest component.
-pub(crate) struct Guest {
-    pub pre: RunnerPre<RunState>,
-}
-
-/// A backend: a guest compiled at registration, or a built-in one that is
-/// loaded on first use so a process that never runs it never pays for it.
-pub(crate) enum GuestSlot {
-    Ready(Arc<Guest>),
-    Lazy {
-        bytes: &'static [u8],
-        loaded: std::sync::OnceLock<Result<Arc<Guest>, String>>,
-    },
-}
-
 pub(crate) struct Inner {
     pub engine: Engine,
     pub linker: Linker<RunState>,
-    pub guests: RwLock<HashMap<String, Arc<GuestSlot>>>,
+    pub backends: RwLock<BTreeMap<String, Arc<dyn Backend>>>,
     pub modules: Arc<ModuleRegistry>,
     pub active: AtomicUsize,
     pub running: Mutex<HashMap<String, Arc<AtomicBool>>>,
@@ -152,7 +144,7 @@ impl Runtime {
             inner: Arc::new(Inner {
                 engine,
                 linker,
-                guests: RwLock::new(HashMap::new()),
+                backends: RwLock::new(BTreeMap::new()),
                 modules: Arc::new(ModuleRegistry::default()),
                 active: AtomicUsize::new(0),
                 running: Mutex::new(HashMap::new()),
@@ -162,22 +154,13 @@ impl Runtime {
         })
     }
 
-    /// A runtime with the guests built into this binary (`js`, when it was
-    /// built) registered under their backend names.
+    /// A runtime with the guests built into this binary (`js` and `shell`,
+    /// when they were built) registered under their backend names; each is
+    /// compiled on first use.
     pub fn with_builtin_guests(config: RuntimeConfig) -> Result<Self, ExecError> {
         let rt = Runtime::new(config)?;
-        for (name, bytes) in builtin_guests() {
-            rt.inner
-                .guests
-                .write()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(
-                    name.to_owned(),
-                    Arc::new(GuestSlot::Lazy {
-                        bytes,
-                        loaded: std::sync::OnceLock::new(),
-                    }),
-                );
+        for backend in backend::builtin::backends() {
+            rt.register_backend(backend)?;
         }
         Ok(rt)
     }
@@ -186,14 +169,24 @@ impl Runtime {
     /// It is compiled once (or loaded from the on-disk cache) and
     /// pre-instantiated; later runs only instantiate it.
     pub fn register_guest(&self, name: &str, component: &[u8]) -> Result<(), ExecError> {
-        validate_backend_name(name)?;
+        self.register_guest_with(name, component, backend::builtin::profile(name))
+    }
+
+    /// As [`register_guest`](Self::register_guest), with the description
+    /// and run preparation of `profile`.
+    pub fn register_guest_with(
+        &self,
+        name: &str,
+        component: &[u8],
+        profile: GuestProfile,
+    ) -> Result<(), ExecError> {
+        backend::registry::validate_backend_name(name)?;
         let guest = self.inner.load_guest(name, component)?;
-        self.inner
-            .guests
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(name.to_owned(), Arc::new(GuestSlot::Ready(guest)));
-        Ok(())
+        self.register_backend(Arc::new(GuestBackend {
+            name: name.to_owned(),
+            slot: GuestSlot::Ready(guest),
+            profile,
+        }))
     }
 
     /// Registers a component file as backend `name`.
@@ -205,56 +198,13 @@ impl Runtime {
         self.register_guest(name, &bytes)
     }
 
-    /// Names of the registered backends, sorted.
-    pub fn backends(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .inner
-            .guests
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .keys()
-            .cloned()
-            .collect();
-        names.sort();
-        names
-    }
-
     /// The `ws:` modules guests can call.
     pub fn modules(&self) -> &ModuleRegistry {
         &self.inner.modules
     }
 
-    /// Cancels a running run: it ends with exit code 130 and status
-    /// `cancelled`. Returns false if no such run is running here.
-    pub fn kill(&self, run_id: &str) -> bool {
-        let running = self.inner.running.lock().unwrap_or_else(|p| p.into_inner());
-        match running.get(run_id) {
-            Some(flag) => {
-                flag.store(true, std::sync::atomic::Ordering::SeqCst);
-                true
-            }
-            None => false,
-        }
-    }
-
     /// Where compiled components are cached.
     pub fn cache_dir(&self) -> &Path {
         &self.inner.cache_dir
-    }
-}
-
-fn validate_backend_name(name: &str) -> Result<(), ExecError> {
-    let ok = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(ExecError::BadGuest {
-            name: name.to_owned(),
-            reason: "backend names are 1 to 64 characters from A-Z a-z 0-9 _ - .".into(),
-        })
     }
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use computer_runtime::{ExecOptions, Limits};
+use computer_runtime::{EXIT_NOT_FOUND, ExecOptions, Limits};
 use computer_store::{
     Errno, FsError, GrepOptions, NodeKind, Page, RmOptions, TextEdit, ToolCall, WriteOptions,
     summarize_text, with_actor,
@@ -371,7 +371,10 @@ impl Tools {
                 self.backends.join(", ")
             )));
         }
-        let mut limits = Limits::default();
+        // The backend's own defaults (the shell's memory is larger), as in the CLI.
+        let mut limits = runtime
+            .default_limits(&backend)
+            .unwrap_or_else(|_| Limits::default());
         if let Some(ms) = a.timeout_ms {
             limits.timeout = Duration::from_millis(ms.clamp(1, 3_600_000));
         }
@@ -383,12 +386,6 @@ impl Tools {
             limits: Some(limits),
             ..Default::default()
         };
-        if let Some(container) = &self.container
-            && (backend == computer_container::CONTAINER_BACKEND
-                || backend == computer_container::AUTO_BACKEND)
-        {
-            return container_exec(runtime, container, &self.ws, &a.command, options);
-        }
         let handle = runtime
             .exec(self.ws.clone(), &a.command, options)
             .map_err(|e| ToolError(e.to_string()))?;
@@ -396,11 +393,17 @@ impl Tools {
         let stdout = cap_text(&String::from_utf8_lossy(&r.stdout), EXEC_STREAM_CAP);
         let stderr = cap_text(&String::from_utf8_lossy(&r.stderr), EXEC_STREAM_CAP);
         let mut out = json!({
-            "runId": r.run_id, "backend": backend, "status": r.status, "exitCode": r.exit_code,
+            "runId": r.run_id, "backend": r.backend, "status": r.status, "exitCode": r.exit_code,
             "stdout": stdout, "stderr": stderr, "value": r.value,
         });
-        if r.exit_code == 127 {
-            out["hint"] = json!("exit 127 means command not found: retry on another backend");
+        if let Some(sync) = r.sync() {
+            out["pushed"] = json!(sync.pushed);
+            out["pulled"] = json!(sync.pulled);
+            out["skipped"] = json!(sync.skipped_paths);
+        }
+        if r.exit_code == EXIT_NOT_FOUND {
+            let stderr = String::from_utf8_lossy(&r.stderr);
+            out["hint"] = json!(runtime.not_found_hint(&r.backend, &stderr, &self.backends));
         }
         if r.status == computer_runtime::RunStatus::Waiting {
             out["hint"] = json!(
@@ -409,49 +412,4 @@ impl Tools {
         }
         Ok(out)
     }
-}
-
-/// `exec` on the `container` or `auto` backend.
-fn container_exec(
-    runtime: &computer_runtime::Runtime,
-    container: &computer_container::ContainerBackend,
-    ws: &std::sync::Arc<computer_store::Workspace>,
-    command: &str,
-    options: ExecOptions,
-) -> ToolResult {
-    let limits = options.limits.clone().unwrap_or_default();
-    let copts = computer_container::ContainerExecOptions {
-        cwd: options.cwd.clone(),
-        env: options.env.clone(),
-        timeout: limits.timeout,
-        ..Default::default()
-    };
-    let r = if options.backend == computer_container::CONTAINER_BACKEND {
-        container
-            .exec(ws.clone(), command, copts)
-            .map_err(|e| ToolError(e.to_string()))?
-            .wait()
-    } else {
-        computer_container::auto_exec(
-            runtime,
-            Some(container),
-            ws.clone(),
-            command,
-            options,
-            copts,
-        )
-        .map_err(|e| ToolError(e.to_string()))?
-        .wait()
-    };
-    let stdout = cap_text(&String::from_utf8_lossy(&r.stdout), EXEC_STREAM_CAP);
-    let stderr = cap_text(&String::from_utf8_lossy(&r.stderr), EXEC_STREAM_CAP);
-    let mut out = json!({
-        "runId": r.run_id, "backend": r.backend, "status": r.status, "exitCode": r.exit_code,
-        "stdout": stdout, "stderr": stderr, "value": r.value,
-        "pushed": r.pushed, "pulled": r.pulled, "skipped": r.skipped_paths,
-    });
-    if r.exit_code == 127 {
-        out["hint"] = json!("exit 127 means command not found: retry on another backend");
-    }
-    Ok(out)
 }

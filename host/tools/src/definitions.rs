@@ -3,6 +3,8 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use computer_runtime::BackendInfo;
+
 use crate::{ToolOptions, Tools, choose_backends};
 
 /// One tool as a model sees it.
@@ -41,7 +43,7 @@ const PATH: &str = "Absolute path in the workspace, like /src/main.rs";
 /// The definitions a tool set with `options` would expose if its runtime
 /// had the backends `available`, without building one (compiling guests can
 /// take seconds): for printing them, as `computer tools` does.
-pub fn definitions_for(options: ToolOptions, available: Vec<String>) -> Vec<ToolDef> {
+pub fn definitions_for(options: ToolOptions, available: Vec<BackendInfo>) -> Vec<ToolDef> {
     let backends = choose_backends(options.backends, available);
     definitions_of(options.readonly, &backends)
 }
@@ -49,11 +51,11 @@ pub fn definitions_for(options: ToolOptions, available: Vec<String>) -> Vec<Tool
 impl Tools {
     /// The tools this set exposes, in a stable order.
     pub fn definitions(&self) -> Vec<ToolDef> {
-        definitions_of(self.readonly, &self.backends)
+        definitions_of(self.readonly, &self.infos)
     }
 }
 
-fn definitions_of(readonly: bool, backends: &[String]) -> Vec<ToolDef> {
+fn definitions_of(readonly: bool, backends: &[BackendInfo]) -> Vec<ToolDef> {
     let mut defs = vec![
         def(
             "read",
@@ -158,31 +160,17 @@ fn definitions_of(readonly: bool, backends: &[String]) -> Vec<ToolDef> {
     defs
 }
 
-fn exec_def(backends: &[String]) -> ToolDef {
+/// `exec`'s definition, generated from what the offered backends say of
+/// themselves.
+fn exec_def(backends: &[BackendInfo]) -> ToolDef {
     let mut guide = String::new();
     for b in backends {
-        let line = match b.as_str() {
-            "shell" => {
-                "- `shell`: bash (built-in commands: grep, sed, awk, find, jq, sort, ...). Use it for file manipulation and text pipelines."
-            }
-            "js" => {
-                "- `js`: JavaScript (ES module, QuickJS) with node:fs, node:path, process, Buffer. `export default (input) => value` returns a JSON value."
-            }
-            "container" => {
-                "- `container`: /bin/sh in a Linux container with the workspace at /workspace. Use it for real binaries (python3, npm, cargo); slower to start."
-            }
-            "auto" => "- `auto`: shell, falling back to the container when a command is not found.",
-            other => {
-                guide.push_str(&format!("- `{other}`: a custom runner.\n"));
-                continue;
-            }
-        };
-        guide.push_str(line);
-        guide.push('\n');
+        guide.push_str(&format!("- `{}`: {}\n", b.name, b.description));
     }
+    let names: Vec<&str> = backends.iter().map(|b| b.name.as_str()).collect();
     let description = format!(
-        "Run code against the workspace and return its exit code, stdout, stderr and value. Backends:\n{guide}The default is `{}`. If a command fails with \"command not found\" (exit 127), retry it on another backend. stdout and stderr are capped at 64 KiB each.",
-        backends[0]
+        "Run code against the workspace and return its exit code, stdout, stderr and value. Backends:\n{guide}The default is `{}`. If a command fails with \"command not found\" (exit 127), the result's `hint` names the backend that can run it, if one is offered. stdout and stderr are capped at 64 KiB each.",
+        names[0]
     );
     def(
         "exec",
@@ -190,7 +178,7 @@ fn exec_def(backends: &[String]) -> ToolDef {
         false,
         json!({
             "command": {"type": "string", "description": "The script or program source"},
-            "backend": {"type": "string", "enum": backends, "description": "Where to run it"},
+            "backend": {"type": "string", "enum": names, "description": "Where to run it"},
             "cwd": {"type": "string", "description": "Working directory (default /)"},
             "env": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Environment variables"},
             "input": {"description": "JSON input (js: the argument of the default export)"},

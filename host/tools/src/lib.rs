@@ -18,7 +18,7 @@ pub use output::cap_text;
 
 use std::sync::Arc;
 
-use computer_runtime::Runtime;
+use computer_runtime::{BackendInfo, Commands, Runtime};
 use computer_store::Workspace;
 
 use crate::locks::PathLocks;
@@ -37,40 +37,30 @@ pub struct ToolOptions {
 pub struct Tools {
     ws: Arc<Workspace>,
     runtime: Option<Runtime>,
-    /// Runs the `container` and `auto` backends, when offered.
-    container: Option<computer_container::ContainerBackend>,
     readonly: bool,
+    /// The backends `exec` offers, by name, in order.
     backends: Vec<String>,
+    /// What they say of themselves (for `exec`'s description).
+    infos: Vec<BackendInfo>,
     locks: PathLocks,
 }
 
 impl Tools {
     /// `runtime` is needed for `exec`; without one, `exec` is not offered.
+    /// `exec` offers the runtime's backends (`options.backends` picks and
+    /// orders them).
     pub fn new(ws: Arc<Workspace>, runtime: Option<Runtime>, options: ToolOptions) -> Self {
-        Self::with_container(ws, runtime, None, options)
-    }
-
-    /// As [`new`](Self::new), with the `container` and `auto` backends
-    /// offered too (after the runtime's, unless `options.backends` orders
-    /// them) when `container` is given and the runtime exists.
-    pub fn with_container(
-        ws: Arc<Workspace>,
-        runtime: Option<Runtime>,
-        container: Option<computer_container::ContainerBackend>,
-        options: ToolOptions,
-    ) -> Self {
-        let mut available = runtime.as_ref().map(Runtime::backends).unwrap_or_default();
-        if runtime.is_some() && container.is_some() {
-            available.push(computer_container::CONTAINER_BACKEND.to_owned());
-            available.push(computer_container::AUTO_BACKEND.to_owned());
-        }
-        let backends = choose_backends(options.backends, available);
+        let available = runtime
+            .as_ref()
+            .map(Runtime::backend_infos)
+            .unwrap_or_default();
+        let infos = choose_backends(options.backends, available);
         Tools {
             ws,
             runtime,
-            container,
             readonly: options.readonly,
-            backends,
+            backends: infos.iter().map(|i| i.name.clone()).collect(),
+            infos,
             locks: PathLocks::default(),
         }
     }
@@ -87,17 +77,25 @@ impl Tools {
 
 /// The backends `exec` offers: those of `wanted` that are `available`, in
 /// `wanted`'s order, or every available one when `wanted` is empty.
-pub(crate) fn choose_backends(wanted: Vec<String>, mut available: Vec<String>) -> Vec<String> {
+pub(crate) fn choose_backends(
+    wanted: Vec<String>,
+    mut available: Vec<BackendInfo>,
+) -> Vec<BackendInfo> {
     if wanted.is_empty() {
-        // Agents think in shell: offer it first when it exists; containers
-        // (slow to start) come last.
-        let container = |b: &String| b == "container" || b == "auto";
-        available.sort_by_key(|b| (container(b), b != "shell", b.clone()));
+        // Agents think in shell: a backend that runs commands by name comes
+        // first; those slow to start (containers) come last.
+        available.sort_by_key(|b| {
+            (
+                b.slow_start,
+                !matches!(b.commands, Commands::Listed(_)),
+                b.name.clone(),
+            )
+        });
         available
     } else {
         wanted
             .into_iter()
-            .filter(|b| available.contains(b))
+            .filter_map(|w| available.iter().find(|b| b.name == w).cloned())
             .collect()
     }
 }

@@ -1,5 +1,13 @@
-//! Guest components built into this binary. `build.rs` embeds each one that
+//! The guest components built into this binary, and their registration as
+//! the `js` and `shell` backends. `build.rs` embeds each one that
 //! `scripts/build-guests.sh` has built; a missing one is simply absent.
+//! This is the one place in the runtime that names a backend.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::backend::Commands;
+use crate::backend::guest::{GuestBackend, GuestProfile, GuestSlot};
+use crate::run::limits::Limits;
 
 /// Backend name of the built-in JavaScript guest.
 pub const JS_BACKEND: &str = "js";
@@ -9,12 +17,14 @@ pub const SHELL_BACKEND: &str = "shell";
 /// The QuickJS guest, if it was built before this crate.
 #[cfg(computer_js_guest)]
 pub const JS_GUEST: Option<&[u8]> = Some(include_bytes!(env!("COMPUTER_JS_GUEST_WASM")));
+/// The QuickJS guest, if it was built before this crate.
 #[cfg(not(computer_js_guest))]
 pub const JS_GUEST: Option<&[u8]> = None;
 
 /// The bash (bashkit) guest, if it was built before this crate.
 #[cfg(computer_shell_guest)]
 pub const SHELL_GUEST: Option<&[u8]> = Some(include_bytes!(env!("COMPUTER_SHELL_GUEST_WASM")));
+/// The bash (bashkit) guest, if it was built before this crate.
 #[cfg(not(computer_shell_guest))]
 pub const SHELL_GUEST: Option<&[u8]> = None;
 
@@ -28,4 +38,47 @@ pub fn builtin_guests() -> Vec<(&'static str, &'static [u8])> {
         out.push((SHELL_BACKEND, sh));
     }
     out
+}
+
+/// The profile of the built-in guest called `name`.
+pub(crate) fn profile(name: &str) -> GuestProfile {
+    match name {
+        SHELL_BACKEND => GuestProfile {
+            description: "bash (built-in commands: grep, sed, awk, find, jq, sort, ...). Use it for file manipulation and text pipelines.".into(),
+            source: "bash script".into(),
+            commands: Commands::Listed(Vec::new()),
+            // So messages read `bash: NAME: command not found`, as agents expect.
+            program: Some("bash".into()),
+            limits_env: Some(shell_env),
+        },
+        JS_BACKEND => GuestProfile {
+            description: "JavaScript (ES module, QuickJS) with node:fs, node:path, process, Buffer. `export default (input) => value` returns a JSON value.".into(),
+            source: "ES module".into(),
+            commands: Commands::None,
+            program: None,
+            limits_env: None,
+        },
+        _ => GuestProfile::custom(),
+    }
+}
+
+fn shell_env(limits: &Limits) -> Vec<(&'static str, String)> {
+    limits.shell_env().to_vec()
+}
+
+/// The built-in guests as backends, compiled on first use.
+pub(crate) fn backends() -> Vec<Arc<GuestBackend>> {
+    builtin_guests()
+        .into_iter()
+        .map(|(name, bytes)| {
+            Arc::new(GuestBackend {
+                name: name.to_owned(),
+                slot: GuestSlot::Lazy {
+                    bytes,
+                    loaded: OnceLock::new(),
+                },
+                profile: profile(name),
+            })
+        })
+        .collect()
 }

@@ -11,12 +11,14 @@ use computer_store::{RunEnd, Workspace};
 use serde::{Deserialize, Serialize};
 
 use crate::Runtime;
+use crate::backend::Resume;
 use crate::durable::calls::answer_json;
 use crate::durable::lease;
 use crate::error::ExecError;
 use crate::modules::call_context::Answer;
-use crate::run::exec::{ExecOptions, Job, OnInterrupt, RunHandle, Slot};
+use crate::run::handle::RunHandle;
 use crate::run::limits::Limits;
+use crate::run::options::{ExecOptions, OnInterrupt};
 
 /// Everything needed to run a durable run again, as recorded with it.
 /// (The environment is kept in full: a replay must see what the first
@@ -55,6 +57,26 @@ impl RunSpec {
 
     fn parse(text: &str) -> Result<Self, String> {
         serde_json::from_str(text).map_err(|e| format!("its recorded options are unreadable: {e}"))
+    }
+
+    /// The options the run was started with.
+    fn into_options(self, backend: &str, run_id: &str) -> ExecOptions {
+        let stdin = base64::engine::general_purpose::STANDARD
+            .decode(&self.stdin)
+            .unwrap_or_default();
+        ExecOptions {
+            backend: backend.to_owned(),
+            cwd: Some(self.cwd),
+            env: self.env,
+            program: self.program,
+            args: self.args,
+            stdin,
+            input: self.input,
+            limits: Some(self.limits),
+            id: Some(run_id.to_owned()),
+            on_interrupt: Some(OnInterrupt::Replay),
+            image: None,
+        }
     }
 
     fn seed(&self) -> Result<[u8; 32], String> {
@@ -155,14 +177,9 @@ impl Runtime {
             .and_then(RunSpec::parse)
             .map_err(fail)?;
         let seed = spec.seed().map_err(fail)?;
-        let guest = match self.guest(&claimed.backend) {
-            Ok(g) => g,
+        let backend = match self.backend(&claimed.backend) {
+            Ok(b) => b,
             Err(e) => return Err(fail(e.to_string())),
-        };
-        let cancel = self.claim_slot(run_id)?;
-        let slot = Slot {
-            inner: self.inner.clone(),
-            run_id: run_id.to_owned(),
         };
         ws.audit_event(
             "resume",
@@ -172,35 +189,17 @@ impl Runtime {
             None,
             Duration::ZERO,
         );
-        let stdin = base64::engine::general_purpose::STANDARD
-            .decode(&spec.stdin)
-            .unwrap_or_default();
-        let options = ExecOptions {
-            backend: claimed.backend.clone(),
-            cwd: Some(spec.cwd.clone()),
-            env: spec.env,
-            program: spec.program,
-            args: spec.args,
-            stdin,
-            input: spec.input,
-            limits: Some(spec.limits.clone()),
-            id: Some(run_id.to_owned()),
-            on_interrupt: Some(OnInterrupt::Replay),
-        };
-        let job = Job {
-            inner: self.inner.clone(),
-            guest,
-            workspace: ws,
-            source: claimed.source,
-            cwd: spec.cwd,
-            options,
-            limits: spec.limits,
-            run_id: run_id.to_owned(),
-            cancel,
-            events: None,
-            durable: Some(seed),
-        };
-        self.start(job, slot)
+        let options = spec.into_options(&claimed.backend, run_id);
+        backend.resume(
+            self,
+            ws,
+            Resume {
+                run_id: run_id.to_owned(),
+                source: claimed.source,
+                options,
+                seed,
+            },
+        )
     }
 
     /// Takes over every run whose owner died while it was running, and
@@ -244,17 +243,12 @@ impl Runtime {
             ) {
                 Ok(Some(claimed)) => {
                     let owner = u.owner.as_deref().unwrap_or("unknown");
-                    let reason = if claimed.backend == "container" {
-                        // A command in a container cannot be replayed: it may have
-                        // changed the workspace or the outside world already.
-                        format!(
-                            "the process running this container exec ({owner}) died mid-exec: \
-                             it may have taken effect, so it was not run again"
-                        )
-                    } else {
-                        format!(
-                            "the process running it ({owner}) died; its on_interrupt is \"fail\", so it was not resumed"
-                        )
+                    let reason = match self.backend(&claimed.backend) {
+                        Ok(b) => b.abandoned(owner),
+                        Err(_) => format!(
+                            "the process running it ({owner}) died, and its backend {:?} is not registered here; it was not resumed",
+                            claimed.backend
+                        ),
                     };
                     ws.finish_run(
                         &run_id,

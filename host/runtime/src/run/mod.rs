@@ -1,5 +1,9 @@
 pub(crate) mod exec;
+pub(crate) mod handle;
+pub(crate) mod job;
 pub(crate) mod limits;
+pub(crate) mod options;
 pub(crate) mod output;
+pub(crate) mod result;
 pub(crate) mod run_id;
 pub(crate) mod state;

@@ -13,7 +13,7 @@ use wasmtime_wasi_io::poll::Pollable;
 use wasmtime_wasi_io::streams::{OutputStream, StreamResult};
 
 use crate::durable::journal::SharedJournal;
-use crate::run::exec::Event;
+use crate::run::result::Event;
 
 /// Which output stream a [`Sink`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,105 @@
+//! The container backend behind the runtime's `Backend` trait, and its
+//! registration, with `auto` (the shell, falling back to a container).
+
+use std::sync::Arc;
+
+use computer_runtime::{
+    Backend, BackendInfo, Commands, ExecError, ExecOptions, FallbackBackend, Limits, RunHandle,
+    Runtime, SHELL_BACKEND,
+};
+use computer_store::Workspace;
+
+use super::options::ContainerExecOptions;
+use super::{CONTAINER_BACKEND, ContainerBackend};
+use crate::error::{ContainerError, NO_ENGINE};
+
+/// Name of the fallback backend: the shell, then the container.
+pub const AUTO_BACKEND: &str = "auto";
+
+/// Registers `backend` as `container`, and `auto` (the shell first, the
+/// container when the shell has no such command) with `runtime`.
+pub fn register(runtime: &Runtime, backend: ContainerBackend) -> Result<(), ExecError> {
+    runtime.register_backend(Arc::new(backend))?;
+    runtime.register_backend(Arc::new(FallbackBackend::new(
+        AUTO_BACKEND,
+        SHELL_BACKEND,
+        CONTAINER_BACKEND,
+    )))
+}
+
+impl From<ContainerError> for ExecError {
+    fn from(e: ContainerError) -> Self {
+        match e {
+            ContainerError::Workspace(fs) => ExecError::Workspace(fs),
+            ContainerError::InvalidOption(m) => ExecError::InvalidOption(m),
+            other => ExecError::Unavailable {
+                backend: CONTAINER_BACKEND.to_owned(),
+                reason: other.to_string(),
+                exit_code: other.exit_code(),
+            },
+        }
+    }
+}
+
+impl Backend for ContainerBackend {
+    fn info(&self) -> BackendInfo {
+        BackendInfo {
+            name: CONTAINER_BACKEND.to_owned(),
+            description: format!(
+                "/bin/sh in a Linux container (image {}) with the workspace at /workspace. Use it for real binaries (python3, npm, cargo); slower to start.",
+                self.config().image
+            ),
+            source: "sh script".into(),
+            commands: Commands::Any,
+            slow_start: true,
+        }
+    }
+
+    fn default_limits(&self, rt: &Runtime) -> Limits {
+        let _ = rt;
+        Limits {
+            memory_bytes: usize::try_from(self.config().memory_bytes).unwrap_or(usize::MAX),
+            ..Limits::default()
+        }
+    }
+
+    fn available(&self) -> Result<(), String> {
+        if self.engine_configured() {
+            Ok(())
+        } else {
+            Err(NO_ENGINE.to_owned())
+        }
+    }
+
+    fn exec(
+        &self,
+        rt: &Runtime,
+        ws: Arc<Workspace>,
+        source: &str,
+        options: ExecOptions,
+    ) -> Result<RunHandle, ExecError> {
+        let limits = options
+            .limits
+            .clone()
+            .unwrap_or_else(|| self.default_limits(rt));
+        Ok(ContainerBackend::exec(
+            self,
+            ws,
+            source,
+            ContainerExecOptions::from_exec(&options, &limits),
+        )?)
+    }
+
+    fn kill(&self, run_id: &str) -> bool {
+        ContainerBackend::kill(self, run_id)
+    }
+
+    fn abandoned(&self, owner: &str) -> String {
+        // A command in a container cannot be replayed: it may have changed
+        // the workspace or the outside world already.
+        format!(
+            "the process running this container exec ({owner}) died mid-exec: \
+             it may have taken effect, so it was not run again"
+        )
+    }
+}

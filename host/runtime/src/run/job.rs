@@ -1,0 +1,368 @@
+//! One attempt of a run of a runner-world guest, on the run's own thread:
+//! the WASI context and store it gets, the guest call, and how its outcome
+//! becomes a `RunResult` recorded in the workspace.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use computer_store::{RunEnd, Workspace};
+use serde_json::Value;
+use wasmtime::component::ResourceTable;
+use wasmtime::{Store, UpdateDeadline};
+use wasmtime_wasi::WasiCtx;
+use wasmtime_wasi::p2::pipe::MemoryInputPipe;
+
+use crate::Inner;
+use crate::backend::guest::Guest;
+use crate::bindings::{RunOutcome, RunRequest};
+use crate::durable::journal::{self, Journal, JournalMonotonicClock, JournalWallClock};
+use crate::durable::lease::LeaseKeeper;
+use crate::run::limits::{Limits, MemoryLimiter};
+use crate::run::options::ExecOptions;
+use crate::run::output::{Channel, GuestStream, Sink};
+use crate::run::result::{EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, RunResult, RunStatus};
+use crate::run::state::{RunState, Stop};
+
+pub(crate) struct Job {
+    pub inner: Arc<Inner>,
+    pub guest: Arc<Guest>,
+    pub workspace: Arc<Workspace>,
+    pub source: String,
+    pub cwd: String,
+    /// `argv[0]` and the rest.
+    pub argv: Vec<String>,
+    /// The run's environment, with what the backend adds.
+    pub env: Vec<(String, String)>,
+    pub options: ExecOptions,
+    pub limits: Limits,
+    pub run_id: String,
+    pub cancel: Arc<AtomicBool>,
+    /// The random seed of a durable (journalled) run.
+    pub durable: Option<[u8; 32]>,
+}
+
+/// What the guest call produced, before it is turned into a result.
+struct Outcome {
+    status: RunStatus,
+    exit_code: i32,
+    value: Option<Value>,
+    error: Option<String>,
+    /// Another process took the run over: its record is not ours to end.
+    lease_lost: bool,
+}
+
+impl Outcome {
+    fn failed(error: String) -> Self {
+        Outcome::ended(RunStatus::Failed, 1, Some(error))
+    }
+
+    fn ended(status: RunStatus, exit_code: i32, error: Option<String>) -> Self {
+        Outcome {
+            status,
+            exit_code,
+            value: None,
+            error,
+            lease_lost: false,
+        }
+    }
+}
+
+impl Job {
+    pub(crate) fn run(self, events: mpsc::Sender<Event>) -> RunResult {
+        let started = Instant::now();
+        let mut stdout = Sink::new(Channel::Stdout, self.limits.stdout_bytes, events.clone());
+        let mut stderr = Sink::new(Channel::Stderr, self.limits.stderr_bytes, events.clone());
+        let journal = match self
+            .durable
+            .map(|_| Journal::load(self.workspace.clone(), &self.run_id))
+        {
+            None => None,
+            Some(Ok(j)) => Some(Arc::new(std::sync::Mutex::new(j))),
+            Some(Err(e)) => {
+                let outcome = Outcome::failed(format!("cannot read the run's journal: {e}"));
+                return self.finish(outcome, &stdout, &stderr, &events, started);
+            }
+        };
+        if let Some(j) = &journal {
+            let mut jl = journal::lock(j);
+            let (out, err) = jl.take_prefill();
+            stdout.prefill(&out);
+            stderr.prefill(&err);
+            stdout = stdout.durable(j.clone());
+            stderr = stderr.durable(j.clone());
+            jl.attach_sinks(stdout.clone(), stderr.clone());
+        }
+        let lost = Arc::new(AtomicBool::new(false));
+        let lease = LeaseKeeper::start(
+            self.workspace.clone(),
+            self.run_id.clone(),
+            self.inner.config.lease,
+            lost.clone(),
+        );
+        let mut outcome = self.call_guest(&stdout, &stderr, journal.clone(), lost);
+        drop(lease);
+        if let Some(j) = &journal {
+            outcome = self.settle_journal(j, outcome);
+        }
+        self.finish(outcome, &stdout, &stderr, &events, started)
+    }
+
+    /// Writes the rest of a durable run's output, then parks it if it waits.
+    fn settle_journal(&self, j: &journal::SharedJournal, mut outcome: Outcome) -> Outcome {
+        let mut jl = journal::lock(j);
+        // The journal's own account of what went wrong is the clearest.
+        if let Some(d) = jl.diverged.clone().or_else(|| jl.failure.clone()) {
+            outcome = Outcome::failed(d);
+        }
+        if let Err(e) = jl.flush_all() {
+            outcome = Outcome::failed(format!("cannot record the run's output: {e}"));
+        }
+        if outcome.status == RunStatus::Waiting {
+            let rows = jl.take_pending();
+            if let Err(e) = self.workspace.park_run(&self.run_id, &rows) {
+                outcome = Outcome::failed(format!("cannot park the run: {e}"));
+            }
+        }
+        jl.detach_sinks();
+        outcome
+    }
+
+    fn finish(
+        self,
+        outcome: Outcome,
+        stdout: &Sink,
+        stderr: &Sink,
+        events: &mpsc::Sender<Event>,
+        started: Instant,
+    ) -> RunResult {
+        if let Some(err) = &outcome.error {
+            // Past the cap if need be: the reader must learn why the run stopped.
+            stderr.push_always(format!("computer: {err}\n").as_bytes());
+        }
+        let stdout = stdout.finish();
+        let stderr = stderr.finish();
+        let value_text = outcome.value.as_ref().map(Value::to_string);
+        // A parked run has not ended; a run taken over belongs to its new owner.
+        let ended = !matches!(outcome.status, RunStatus::Waiting) && !outcome.lease_lost;
+        if ended
+            && let Err(e) = self.workspace.finish_run(
+                &self.run_id,
+                &RunEnd {
+                    status: outcome.status.as_str(),
+                    exit_code: Some(outcome.exit_code),
+                    value: value_text.as_deref(),
+                    error: outcome.error.as_deref(),
+                    stdout: &stdout,
+                    stderr: &stderr,
+                },
+            )
+        {
+            tracing::error!(run = %self.run_id, "cannot record the end of the run: {e}");
+        }
+        let _ = events.send(Event::Exit {
+            code: outcome.exit_code,
+            value: outcome.value.clone(),
+        });
+        RunResult {
+            run_id: self.run_id,
+            backend: self.options.backend,
+            status: outcome.status,
+            exit_code: outcome.exit_code,
+            stdout,
+            stderr,
+            value: outcome.value,
+            error: outcome.error,
+            duration: started.elapsed(),
+            extras: Default::default(),
+        }
+    }
+
+    /// The guest's WASI context: argv, environment, stdio, no network, and
+    /// for a durable run, clocks and randomness from the journal.
+    fn wasi(
+        &self,
+        stdout: &Sink,
+        stderr: &Sink,
+        journal: Option<&journal::SharedJournal>,
+    ) -> WasiCtx {
+        let mut wasi = WasiCtx::builder();
+        wasi.args(&self.argv)
+            .envs(&self.env)
+            .stdin(MemoryInputPipe::new(self.options.stdin.clone()))
+            .stdout(GuestStream(stdout.clone()))
+            .stderr(GuestStream(stderr.clone()))
+            .allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false);
+        if let (Some(j), Some(seed)) = (journal, self.durable) {
+            // Time comes from the journal and randomness from the run's
+            // recorded seed, so a replay sees what the first attempt saw.
+            use rand::SeedableRng;
+            let mut insecure = seed;
+            insecure[0] ^= 0x5a;
+            wasi.wall_clock(JournalWallClock(j.clone()))
+                .monotonic_clock(JournalMonotonicClock(j.clone()))
+                .secure_random(rand::rngs::StdRng::from_seed(seed))
+                .insecure_random(rand::rngs::StdRng::from_seed(insecure))
+                .insecure_random_seed(u128::from_le_bytes(
+                    seed[..16].try_into().expect("16 bytes"),
+                ));
+        }
+        wasi.build()
+    }
+
+    /// A store for one attempt, whose epoch callback ends the guest on a
+    /// lost lease, a journal failure, a kill or the deadline.
+    fn store(
+        &self,
+        wasi: WasiCtx,
+        journal: Option<journal::SharedJournal>,
+        lost: Arc<AtomicBool>,
+    ) -> Store<RunState> {
+        let state = RunState {
+            wasi,
+            table: ResourceTable::new(),
+            workspace: self.workspace.clone(),
+            modules: self.inner.modules.clone(),
+            limiter: MemoryLimiter {
+                max_memory: self.limits.memory_bytes,
+                max_tables: 1_000_000,
+                hit: false,
+            },
+            cancel: self.cancel.clone(),
+            deadline: Instant::now() + self.limits.timeout,
+            stop: None,
+            journal,
+        };
+        let mut store = Store::new(&self.inner.engine, state);
+        store.limiter(|s| &mut s.limiter);
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(move |mut ctx| {
+            let state = ctx.data_mut();
+            if lost.load(Ordering::SeqCst) {
+                state.stop = Some(Stop::LeaseLost);
+                return Err(wasmtime::Error::msg("lease lost"));
+            }
+            if let Some(j) = &state.journal {
+                let mut j = journal::lock(j);
+                j.flush_if_stale();
+                if j.failure.is_some() || j.diverged.is_some() {
+                    drop(j);
+                    state.stop = Some(Stop::Journal);
+                    return Err(wasmtime::Error::msg("journal failure"));
+                }
+            }
+            if state.cancel.load(Ordering::SeqCst) {
+                state.stop = Some(Stop::Cancelled);
+                return Err(wasmtime::Error::msg("run cancelled"));
+            }
+            if Instant::now() >= state.deadline {
+                state.stop = Some(Stop::TimedOut);
+                return Err(wasmtime::Error::msg("run timed out"));
+            }
+            Ok(UpdateDeadline::Continue(1))
+        });
+        store
+    }
+
+    fn call_guest(
+        &self,
+        stdout: &Sink,
+        stderr: &Sink,
+        journal: Option<journal::SharedJournal>,
+        lost: Arc<AtomicBool>,
+    ) -> Outcome {
+        let wasi = self.wasi(stdout, stderr, journal.as_ref());
+        let mut store = self.store(wasi, journal, lost);
+        let request = RunRequest {
+            source: self.source.clone(),
+            argv: self.argv.clone(),
+            cwd: self.cwd.clone(),
+            input_json: self.options.input.clone(),
+        };
+        let result = self
+            .guest
+            .pre
+            .instantiate(&mut store)
+            .and_then(|runner| runner.call_run(&mut store, &request));
+        let state = store.data();
+        match result {
+            Ok(outcome) => self.returned(outcome, state),
+            Err(e) => self.failure(e, state),
+        }
+    }
+
+    /// A guest that returned from `run`: its exit code and value.
+    fn returned(&self, outcome: RunOutcome, state: &RunState) -> Outcome {
+        let value = match outcome.value_json {
+            None => None,
+            Some(text) if text.len() > self.limits.value_bytes => {
+                return Outcome::failed(format!(
+                    "the run's value is {} bytes, over the {}-byte limit",
+                    text.len(),
+                    self.limits.value_bytes
+                ));
+            }
+            Some(text) => match serde_json::from_str(&text) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    return Outcome::failed(format!(
+                        "the guest returned a value that is not JSON: {e}"
+                    ));
+                }
+            },
+        };
+        let memory = state.limiter.hit && outcome.exit_code != 0;
+        Outcome {
+            value,
+            ..Outcome::ended(
+                RunStatus::of_exit(outcome.exit_code),
+                outcome.exit_code,
+                memory.then(|| memory_message(self.limits.memory_bytes)),
+            )
+        }
+    }
+
+    /// A guest that trapped, exited, or was stopped by the host.
+    fn failure(&self, e: wasmtime::Error, state: &RunState) -> Outcome {
+        if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
+            return Outcome::ended(RunStatus::of_exit(exit.0), exit.0, None);
+        }
+        match state.stop {
+            Some(Stop::Parked) => Outcome::ended(RunStatus::Waiting, EXIT_WAITING, None),
+            Some(Stop::Diverged | Stop::Journal) => Outcome::failed(crate::error::one_line(&e)),
+            Some(Stop::LeaseLost) => Outcome {
+                lease_lost: true,
+                ..Outcome::failed(
+                    "another process took the run over (this process's lease on it ran out)".into(),
+                )
+            },
+            Some(Stop::TimedOut) => Outcome::ended(
+                RunStatus::TimedOut,
+                EXIT_TIMEOUT,
+                Some(format!("timed out after {:?}", self.limits.timeout)),
+            ),
+            Some(Stop::Cancelled) => Outcome::ended(
+                RunStatus::Cancelled,
+                EXIT_CANCELLED,
+                Some("cancelled".into()),
+            ),
+            None if state.limiter.hit => Outcome::failed(memory_message(self.limits.memory_bytes)),
+            None => Outcome::failed(format!("guest trapped: {}", trap_summary(&e))),
+        }
+    }
+}
+
+fn memory_message(limit: usize) -> String {
+    format!("memory limit exceeded ({} MiB)", limit >> 20)
+}
+
+/// What trapped, in one line: the trap's own description when there is one.
+fn trap_summary(e: &wasmtime::Error) -> String {
+    match e.downcast_ref::<wasmtime::Trap>() {
+        Some(t) => t.to_string(),
+        None => crate::error::one_line(e),
+    }
+}

@@ -1,0 +1,69 @@
+//! What a caller asks of one run: `ExecOptions`, and what happens to a run
+//! that is interrupted (`OnInterrupt`).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::run::limits::Limits;
+
+/// What happens to a run that is interrupted: by an approval gate, a crash
+/// or a restart of the host process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnInterrupt {
+    /// Journal every host call; resume by re-running from the start with
+    /// recorded results. Approvals need this.
+    #[default]
+    Replay,
+    /// No journal: an interrupted run is marked failed.
+    Fail,
+}
+
+impl OnInterrupt {
+    /// The name stored in run records and accepted in options.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnInterrupt::Replay => "replay",
+            OnInterrupt::Fail => "fail",
+        }
+    }
+
+    /// The inverse of [`as_str`](Self::as_str).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "replay" => Some(OnInterrupt::Replay),
+            "fail" => Some(OnInterrupt::Fail),
+            _ => None,
+        }
+    }
+}
+
+/// Options of one exec, on any backend.
+#[derive(Debug, Clone, Default)]
+pub struct ExecOptions {
+    /// Backend name: a registered backend (`shell`, `js`, a user guest, or
+    /// one the embedder registered).
+    pub backend: String,
+    /// Absolute working directory; must be an existing directory. Default `/`.
+    pub cwd: Option<String>,
+    /// The run's whole environment: the host's is never passed through.
+    pub env: BTreeMap<String, String>,
+    /// The program name, `argv[0]` [default: chosen by the backend].
+    pub program: Option<String>,
+    /// Arguments after the program name.
+    pub args: Vec<String>,
+    /// Bytes the run reads on standard input.
+    pub stdin: Vec<u8>,
+    /// JSON input, given to the guest as text (validated here).
+    pub input: Option<String>,
+    /// Overrides the backend's default limits for this run.
+    pub limits: Option<Limits>,
+    /// A caller-chosen run id, unique per workspace.
+    pub id: Option<String>,
+    /// Overrides the runtime's (and the backend's) `on_interrupt`.
+    pub on_interrupt: Option<OnInterrupt>,
+    /// The image to run in, for backends that run in one (containers);
+    /// others ignore it.
+    pub image: Option<String>,
+}
