@@ -17,6 +17,9 @@ mod modules;
 mod run;
 
 pub use backend::builtin::{JS_BACKEND, JS_GUEST, SHELL_BACKEND, SHELL_GUEST, builtin_guests};
+/// The store's enums, part of this crate's API: how a run ended
+/// (`RunResult::status`) and what an interrupted run does.
+pub use computer_store::{OnInterrupt, RunStatus};
 pub use durable::lease::RunLease;
 pub use durable::runs::Recovered;
 pub use error::ExecError;
@@ -25,8 +28,7 @@ pub use modules::async_module::{AsyncModule, ModuleFuture};
 pub use modules::call_context::{Answer, CallContext};
 pub use modules::component::{ComponentModule, ModuleLimits};
 pub use run::exec::{
-    EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, ExecOptions, OnInterrupt, RunHandle,
-    RunResult, RunStatus, serialize,
+    EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, ExecOptions, RunHandle, RunResult, serialize,
 };
 pub use run::limits::{Limits, ShellLimits};
 pub use run::output::{Channel as OutputChannel, Sink as OutputSink};

@@ -56,7 +56,7 @@ macro_rules! stored_enum {
 
         impl fmt::Display for $ty {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
+                f.pad(self.as_str())
             }
         }
 
@@ -204,6 +204,11 @@ mod tests {
         round_trip(EntryKind::ALL);
         round_trip(EntryStatus::ALL);
         assert_eq!(RunStatus::TimedOut.as_str(), "timed_out");
+        assert_eq!(
+            format!("{:<9}|", RunStatus::Failed),
+            "failed   |",
+            "padding is honoured"
+        );
         assert_eq!(
             serde_json::to_value(RunStatus::TimedOut).unwrap(),
             "timed_out",

@@ -88,7 +88,7 @@ impl LeaseKeeper {
             .name(format!("lease {run_id}"))
             .spawn(move || {
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(period) {
-                    match ws.renew_lease(&run_id, owner_id(), lease) {
+                    match ws.runs().renew_lease(&run_id, owner_id(), lease) {
                         Ok(true) => {}
                         Ok(false) => {
                             lost.store(true, Ordering::SeqCst);

@@ -8,7 +8,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use computer_store::{DurableRun, NewRun, NodeKind, RunEnd, Workspace};
+use computer_store::{DurableRun, NewRun, NodeKind, OnInterrupt, RunEnd, RunStatus, Workspace};
 use serde::Serialize;
 use serde_json::Value;
 use wasmtime::component::ResourceTable;
@@ -34,36 +34,6 @@ pub const EXIT_CANCELLED: i32 = 130;
 /// Exit code reported for a run parked at an interrupt (`EX_TEMPFAIL`):
 /// it has not ended; it waits for an answer.
 pub const EXIT_WAITING: i32 = 75;
-
-/// What happens to a run that is interrupted: by an approval gate, a crash
-/// or a restart of the host process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OnInterrupt {
-    /// Journal every host call; resume by re-running from the start with
-    /// recorded results. Approvals need this.
-    #[default]
-    Replay,
-    /// No journal: an interrupted run is marked failed.
-    Fail,
-}
-
-impl OnInterrupt {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OnInterrupt::Replay => "replay",
-            OnInterrupt::Fail => "fail",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "replay" => Some(OnInterrupt::Replay),
-            "fail" => Some(OnInterrupt::Fail),
-            _ => None,
-        }
-    }
-}
 
 /// Options of one exec.
 #[derive(Debug, Clone, Default)]
@@ -95,29 +65,6 @@ pub enum Event {
     Stdout(Vec<u8>),
     Stderr(Vec<u8>),
     Exit { code: i32, value: Option<Value> },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunStatus {
-    Completed,
-    Failed,
-    Cancelled,
-    TimedOut,
-    /// Parked at an interrupt until the application answers.
-    Waiting,
-}
-
-impl RunStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Completed => "completed",
-            RunStatus::Failed => "failed",
-            RunStatus::Cancelled => "cancelled",
-            RunStatus::TimedOut => "timed_out",
-            RunStatus::Waiting => "waiting",
-        }
-    }
 }
 
 /// How a run ended.
@@ -282,7 +229,7 @@ impl Runtime {
             "memory_bytes": limits.memory_bytes,
         })
         .to_string();
-        workspace.create_durable_run(
+        workspace.runs().create_durable(
             &NewRun {
                 id: &run_id,
                 backend: &options.backend,
@@ -290,14 +237,14 @@ impl Runtime {
                 options: &options_json,
             },
             &DurableRun {
-                on_interrupt: on_interrupt.as_str(),
+                on_interrupt,
                 spec: spec.as_deref(),
                 owner: lease::owner_id(),
                 lease: config.lease,
             },
         )?;
 
-        workspace.audit_event(
+        workspace.audit().event(
             "exec",
             &options.backend,
             Some(serde_json::json!({
@@ -491,7 +438,7 @@ impl Job {
             }
             if outcome.status == RunStatus::Waiting {
                 let rows = jl.take_pending();
-                if let Err(e) = self.workspace.park_run(&self.run_id, &rows) {
+                if let Err(e) = self.workspace.runs().park(&self.run_id, &rows) {
                     outcome = Outcome::failed(format!("cannot park the run: {e}"));
                 }
             }
@@ -518,10 +465,10 @@ impl Job {
         // A parked run has not ended; a run taken over belongs to its new owner.
         let ended = !matches!(outcome.status, RunStatus::Waiting) && !outcome.lease_lost;
         if ended
-            && let Err(e) = self.workspace.finish_run(
+            && let Err(e) = self.workspace.runs().finish(
                 &self.run_id,
                 &RunEnd {
-                    status: outcome.status.as_str(),
+                    status: outcome.status,
                     exit_code: Some(outcome.exit_code),
                     value: value_text.as_deref(),
                     error: outcome.error.as_deref(),
