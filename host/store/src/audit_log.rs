@@ -23,43 +23,68 @@ pub struct AuditQuery {
     pub path: Option<String>,
     /// Only rows at or after this time (ns since the epoch).
     pub since_ns: Option<i64>,
+    /// Which of the matching rows.
     pub page: Page,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One row of the audit log.
 pub struct AuditRecord {
+    /// Row id, in the order written.
     pub id: i64,
+    /// When the operation started (ns since the epoch).
     pub time_ns: i64,
+    /// Who did it (`cli`, `tool`, `run:<id>/<backend>`, `embedder`, ...).
     pub actor: String,
+    /// The operation (`write`, `exec`, `respond`, ...).
     pub operation: String,
+    /// Its target: a path, a backend or a module function.
     pub target: String,
+    /// Its arguments as JSON, large values summarized.
     pub args: Option<String>,
+    /// `ok`, `denied`, or an error code.
     pub outcome: String,
+    /// The error message, when it failed.
     pub error: Option<String>,
+    /// How long it took.
     pub duration_ns: i64,
 }
 
 /// One agent tool call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ToolCall {
+    /// The tool's name.
     pub name: String,
     /// JSON of the parameters, large values summarized.
     pub parameters: String,
+    /// The result as JSON, when it succeeded.
     pub result: Option<String>,
+    /// The error, when it failed.
     pub error: Option<String>,
+    /// When it started (ns since the epoch).
     pub started_ns: i64,
+    /// When it completed (ns since the epoch).
     pub completed_ns: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One recorded tool call.
 pub struct ToolCallRecord {
+    /// Row id, in the order recorded.
     pub id: i64,
+    /// The tool's name.
     pub name: String,
+    /// JSON of the parameters, large values summarized.
     pub parameters: String,
+    /// The result as JSON, when it succeeded.
     pub result: Option<String>,
+    /// The error, when it failed.
     pub error: Option<String>,
+    /// When it started (ns since the epoch).
     pub started_ns: i64,
+    /// When it completed (ns since the epoch).
     pub completed_ns: i64,
+    /// `completed_ns - started_ns`.
     pub duration_ns: i64,
 }
 

@@ -13,6 +13,7 @@ use crate::workspace::Workspace;
 /// An interrupt waiting for (or holding) the application's answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Interrupt {
+    /// The run that is interrupted.
     pub run_id: String,
     /// The module call that asks (`RUN/SEQ`).
     pub call_id: String,

@@ -27,6 +27,7 @@ pub struct JournalEntry {
     pub name: String,
     /// A hash of the arguments, to detect a replay that diverges.
     pub args_hash: i64,
+    /// Whether the result is recorded (see [`EntryStatus`]).
     pub status: EntryStatus,
     /// The recorded result, once there is one.
     pub result: Option<Vec<u8>>,

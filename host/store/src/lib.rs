@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! The durable workspace: a POSIX-like filesystem in one SQLite file.
 //!
 //! Nodes (files, directories, symlinks) form a copy-on-write tree over

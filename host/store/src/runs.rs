@@ -39,12 +39,15 @@ pub struct NewRun<'a> {
 pub struct RunEnd<'a> {
     /// An ended status ([`RunStatus::is_ended`]).
     pub status: RunStatus,
+    /// The exit code, if the run got one.
     pub exit_code: Option<i32>,
     /// The run's JSON value, if it returned one.
     pub value: Option<&'a str>,
     /// Why the host ended the run, when it did.
     pub error: Option<&'a str>,
+    /// Everything it wrote to stdout.
     pub stdout: &'a [u8],
+    /// Everything it wrote to stderr.
     pub stderr: &'a [u8],
 }
 
@@ -65,21 +68,31 @@ impl RunEnd<'_> {
 /// A run as recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RunRecord {
+    /// The run id.
     pub id: String,
+    /// The backend that ran it.
     pub backend: String,
+    /// Where it is, or how it ended.
     pub status: RunStatus,
+    /// The program text.
     pub source: String,
     /// JSON describing the options.
     pub options: String,
     /// When it started (ns since the epoch).
     pub started_ns: i64,
+    /// When it ended (ns since the epoch), once it has.
     pub ended_ns: Option<i64>,
+    /// Its exit code, once it has one.
     pub exit_code: Option<i32>,
+    /// The JSON value it returned, if any.
     pub value: Option<String>,
+    /// Why the host ended it, when it did.
     pub error: Option<String>,
     #[serde(skip)]
+    /// Its stdout (only from `get`).
     pub stdout: Vec<u8>,
     #[serde(skip)]
+    /// Its stderr (only from `get`).
     pub stderr: Vec<u8>,
 }
 
@@ -138,10 +151,13 @@ pub struct DurableRun<'a> {
 /// A run that `recover` may have to take over.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unfinished {
+    /// The run id.
     pub id: String,
     /// `Running` or `Waiting`.
     pub status: RunStatus,
+    /// Whether it replays or fails.
     pub on_interrupt: OnInterrupt,
+    /// The process that owns it, if any.
     pub owner: Option<String>,
     /// When the owner's lease ends (ns since the epoch).
     pub lease_until_ns: Option<i64>,
@@ -152,8 +168,11 @@ pub struct Unfinished {
 /// A run taken over by this process, with what it takes to run it again.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claimed {
+    /// The backend to run it with.
     pub backend: String,
+    /// The program text.
     pub source: String,
+    /// Whether it replays (a claimed `Fail` run is to be failed).
     pub on_interrupt: OnInterrupt,
     /// JSON: the recorded options of a replaying run.
     pub spec: Option<String>,
