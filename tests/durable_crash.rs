@@ -23,7 +23,7 @@ use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use computer_store::Workspace;
+use computer_store::{RunStatus, Workspace};
 
 const STEPS: usize = 9;
 
@@ -169,9 +169,9 @@ impl Trial<'_> {
         }
     }
 
-    fn status(&self) -> Option<String> {
+    fn status(&self) -> Option<RunStatus> {
         let ws = Workspace::open(self.dir.join("ws.db")).unwrap();
-        ws.run_record(&self.run_id).unwrap().map(|r| r.status)
+        ws.runs().get(&self.run_id).unwrap().map(|r| r.status)
     }
 }
 
@@ -192,13 +192,13 @@ fn trial(n: u64, seed: u64, addr: &str, seen: &Seen, script_path: &Path) -> Resu
     t.run(&["exec", &run_id, &script], 90, 150);
     for round in 0..40 {
         let status = t.status();
-        match status.as_deref() {
+        match status {
             // Killed before the run was even recorded: nothing happened; start over.
             None => t.run(&["exec", &run_id, &script], 50, 150),
-            Some("running") => t.run(&["recover"], if round < 6 { 50 } else { 0 }, 150),
-            Some("waiting") => {
+            Some(RunStatus::Running) => t.run(&["recover"], if round < 6 { 50 } else { 0 }, 150),
+            Some(RunStatus::Waiting) => {
                 let ws = Workspace::open(t.dir.join("ws.db")).unwrap();
-                let pending = ws.pending_interrupts().unwrap();
+                let pending = ws.interrupts().pending().unwrap();
                 drop(ws);
                 match pending.first() {
                     Some(p) => {
@@ -217,10 +217,10 @@ fn trial(n: u64, seed: u64, addr: &str, seen: &Seen, script_path: &Path) -> Resu
         }
     }
     let ws = Workspace::open(t.dir.join("ws.db")).unwrap();
-    let record = ws.run_record(&run_id).unwrap().ok_or("no run record")?;
+    let record = ws.runs().get(&run_id).unwrap().ok_or("no run record")?;
     let history = t.log.join("\n  ");
     let fail = |what: String| Err(format!("{what}\n  history:\n  {history}"));
-    if record.status != "completed" {
+    if record.status != RunStatus::Completed {
         return fail(format!(
             "the run ended {} ({:?}): {}",
             record.status,

@@ -201,7 +201,8 @@ fn shell_runs_default_to_a_one_gib_memory_cap() {
         show("echo hi", &r)
     );
     let record = ws
-        .run_record(&r.run_id)
+        .runs()
+        .get(&r.run_id)
         .expect("reading the run record")
         .expect("the run is recorded");
     let recorded: serde_json::Value =

@@ -138,8 +138,8 @@ fn replay(runtime: &Runtime, dir: &Path, quick: bool, rows: &mut Vec<Row>) -> Re
         "the run should park: {:?}",
         first.error
     );
-    let calls = ws.journal(&first.run_id)?.len();
-    let pending = ws.pending_interrupts()?;
+    let calls = ws.journal().entries(&first.run_id)?.len();
+    let pending = ws.interrupts().pending()?;
     let p = pending.first().context("a pending interrupt")?;
     let start = Instant::now();
     let resumed = runtime
@@ -198,13 +198,13 @@ fn parking(runtime: &Runtime, dir: &Path, quick: bool, rows: &mut Vec<Row>) -> R
     }
     let elapsed = start.elapsed();
     let rss_after = rss_bytes();
-    let waiting = ws.pending_interrupts()?.len();
+    let waiting = ws.interrupts().pending()?.len();
     ensure!(waiting > n, "{waiting} runs wait, expected more than {n}");
     // What one parked run keeps in the workspace besides its run record.
-    let journal = ws.journal(&last)?;
+    let journal = ws.journal().entries(&last)?;
     let journal_bytes: usize = journal
         .iter()
-        .map(|e| e.result.as_ref().map_or(0, Vec::len) + e.kind.len() + e.name.len() + 24)
+        .map(|e| e.result.as_ref().map_or(0, Vec::len) + e.kind.as_str().len() + e.name.len() + 24)
         .sum();
     let per_run_mem = rss_after.saturating_sub(rss_before) as f64 / n as f64;
     rows.push(Row {

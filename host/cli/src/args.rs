@@ -107,7 +107,8 @@ pub enum Command {
 }
 
 fn parse_on_interrupt(s: &str) -> Result<computer_runtime::OnInterrupt, String> {
-    computer_runtime::OnInterrupt::parse(s).ok_or_else(|| format!("{s:?} is not replay or fail"))
+    s.parse()
+        .map_err(|_| format!("{s:?} is not replay or fail"))
 }
 
 fn parse_format(s: &str) -> Result<computer_tools::Format, String> {

@@ -38,7 +38,7 @@ pub fn audit(
 ) -> CliResult {
     let page = Page::new(page.offset, page.limit);
     if tools {
-        let calls = ws.tool_calls(page)?;
+        let calls = ws.audit().tool_calls(page)?;
         out.emit(json!({"tool_calls": calls}), || {
             for c in &calls {
                 println!(
@@ -61,7 +61,7 @@ pub fn audit(
         since_ns: since.as_deref().map(parse_since).transpose()?,
         page,
     };
-    let rows = ws.audit_log(&q)?;
+    let rows = ws.audit().query(&q)?;
     out.emit(json!({"audit": rows}), || {
         for r in &rows {
             println!(

@@ -21,7 +21,7 @@ fn runtime(ws: &Workspace) -> CliResult<Runtime> {
 }
 
 pub fn pending(ws: &Workspace, out: Out) -> CliResult {
-    let pending = ws.pending_interrupts()?;
+    let pending = ws.interrupts().pending()?;
     out.emit(json!({ "pending": pending }), || {
         if pending.is_empty() {
             println!("nothing is waiting for an answer");

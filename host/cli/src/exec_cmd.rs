@@ -173,7 +173,8 @@ pub fn follow(ws: &Workspace, handle: RunHandle, out: Out) -> u8 {
     stream(out, || handle.next_event());
     let result = handle.wait();
     let waiting = if result.status == RunStatus::Waiting {
-        ws.pending_interrupts()
+        ws.interrupts()
+            .pending()
             .unwrap_or_default()
             .into_iter()
             .filter(|p| p.run_id == result.run_id)
@@ -201,7 +202,9 @@ pub fn follow(ws: &Workspace, handle: RunHandle, out: Out) -> u8 {
 pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: Out) -> CliResult {
     match command {
         None => {
-            let runs = ws.runs(Page::new(page.offset, page.limit.or(Some(50))))?;
+            let runs = ws
+                .runs()
+                .list(Page::new(page.offset, page.limit.or(Some(50))))?;
             out.emit(json!({"runs": runs}), || {
                 for r in &runs {
                     let code = r.exit_code.map_or("-".to_string(), |c| c.to_string());
@@ -218,7 +221,7 @@ pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: O
             Ok(())
         }
         Some(RunsCommand::Show { id }) => {
-            let Some(r) = ws.run_record(&id)? else {
+            let Some(r) = ws.runs().get(&id)? else {
                 return Err(CliError {
                     code: "ENOENT".into(),
                     message: format!("no run with id {id}"),

@@ -227,7 +227,11 @@ impl ServerHandler for ComputerServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let runs = self
-            .blocking(|ws| ws.runs(Page::new(0, Some(RUNS_LISTED))).map_err(internal))
+            .blocking(|ws| {
+                ws.runs()
+                    .list(Page::new(0, Some(RUNS_LISTED)))
+                    .map_err(internal)
+            })
             .await?;
         let mut resources = vec![
             Resource::new(APPROVALS_URI, "approvals")
@@ -283,20 +287,24 @@ impl ServerHandler for ComputerServer {
         let doc = match which {
             ResourceUri::Approvals => {
                 let pending = self
-                    .blocking(|ws| ws.pending_interrupts().map_err(internal))
+                    .blocking(|ws| ws.interrupts().pending().map_err(internal))
                     .await?;
                 json!({"pending": pending})
             }
             ResourceUri::Runs => {
                 let runs = self
-                    .blocking(|ws| ws.runs(Page::new(0, Some(RUNS_LISTED))).map_err(internal))
+                    .blocking(|ws| {
+                        ws.runs()
+                            .list(Page::new(0, Some(RUNS_LISTED)))
+                            .map_err(internal)
+                    })
                     .await?;
                 json!({"runs": runs})
             }
             ResourceUri::Run(id) => {
                 let shown = id.clone();
                 let record = self
-                    .blocking(move |ws| ws.run_record(&id).map_err(internal))
+                    .blocking(move |ws| ws.runs().get(&id).map_err(internal))
                     .await?;
                 let Some(r) = record else {
                     return Err(ErrorData::resource_not_found(

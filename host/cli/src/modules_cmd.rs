@@ -46,7 +46,7 @@ pub fn run(ws: &Workspace, cmd: ModulesCommand, out: Out) -> CliResult {
         } => add(ws, &name, &path, &config, allow_hosts, out),
         ModulesCommand::Ls => ls(ws, out),
         ModulesCommand::Rm { name } => {
-            ws.remove_module(&name)?;
+            ws.modules().remove(&name)?;
             out.emit(json!({"removed": name}), || println!("removed {name}"));
             Ok(())
         }
@@ -85,14 +85,14 @@ fn add(
     let module =
         ComponentModule::load(&runtime, name, &bytes, config.clone(), allow_hosts.clone())?;
     let functions = functions_json(&module);
-    let replaced = ws.add_module(&NewModule {
+    let replaced = ws.modules().add(&NewModule {
         name,
         component: &bytes,
         config: &config,
         allow_hosts: &allow_hosts,
         functions: functions.clone(),
     })?;
-    let record = ws.module(name)?.ok_or_else(|| CliError {
+    let record = ws.modules().get(name)?.ok_or_else(|| CliError {
         code: "EIO".into(),
         message: format!("{name} was stored but cannot be read back"),
     })?;
@@ -185,7 +185,7 @@ fn print_functions(functions: &Value) {
 }
 
 fn ls(ws: &Workspace, out: Out) -> CliResult {
-    let modules = ws.modules()?;
+    let modules = ws.modules().list()?;
     out.emit(
         json!({"modules": modules.iter().map(record_json).collect::<Vec<_>>()}),
         || {

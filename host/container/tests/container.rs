@@ -188,9 +188,9 @@ fn files_written_by_the_shell_are_seen_in_the_container_and_back() {
     assert!(info.created, "the first exec creates the container");
 
     // The run is recorded like any other.
-    let rec = f.ws.run_record(&r.run_id).unwrap().expect("run record");
+    let rec = f.ws.runs().get(&r.run_id).unwrap().expect("run record");
     assert_eq!(rec.backend, "container");
-    assert_eq!(rec.status, "completed");
+    assert_eq!(rec.status, RunStatus::Completed);
     assert_eq!(rec.exit_code, Some(0));
 }
 
@@ -393,8 +393,8 @@ fn a_timeout_kills_the_command() {
         "{}",
         text(&r.stdout)
     );
-    let rec = f.ws.runs(Page::all()).unwrap();
-    assert!(rec.iter().any(|r| r.status == "timed_out"));
+    let rec = f.ws.runs().list(Page::all()).unwrap();
+    assert!(rec.iter().any(|r| r.status == RunStatus::TimedOut));
 }
 
 #[test]
@@ -438,7 +438,10 @@ fn the_no_engine_error_is_clear_and_exits_125() {
     assert!(err.to_string().starts_with(NO_ENGINE), "{err}");
     assert!(err.to_string().contains("no-such.sock"), "{err}");
     assert_eq!(err.exit_code(), EXIT_ENGINE);
-    assert!(ws.runs(Page::all()).unwrap().is_empty(), "nothing recorded");
+    assert!(
+        ws.runs().list(Page::all()).unwrap().is_empty(),
+        "nothing recorded"
+    );
     assert_eq!(
         NO_ENGINE,
         "no container engine: set DOCKER_HOST or start podman system service"
@@ -668,7 +671,8 @@ fn auto_falls_back_to_the_container_on_command_not_found() {
     let fallback = r.fallback.as_ref().unwrap();
     assert_eq!(fallback.from, "shell");
     assert_eq!(
-        f.ws.run_record(&fallback.run_id)
+        f.ws.runs()
+            .get(&fallback.run_id)
             .unwrap()
             .unwrap()
             .exit_code,

@@ -21,6 +21,9 @@ pub use backend::{
     Backend, BackendInfo, Commands, FallbackBackend, GuestProfile, LimitsEnv, Resume,
     missing_command, should_fall_back,
 };
+/// The store's enums, part of this crate's API: how a run ended
+/// (`RunResult::status`) and what an interrupted run does.
+pub use computer_store::{OnInterrupt, RunStatus};
 pub use durable::lease::RunLease;
 pub use durable::runs::Recovered;
 pub use error::ExecError;
@@ -30,11 +33,11 @@ pub use modules::call_context::{Answer, CallContext};
 pub use modules::component::{ComponentModule, ModuleLimits};
 pub use run::handle::{Killer, RunHandle};
 pub use run::limits::{Limits, ShellLimits};
-pub use run::options::{ExecOptions, OnInterrupt};
+pub use run::options::ExecOptions;
 pub use run::output::{Channel as OutputChannel, Sink as OutputSink};
 pub use run::result::{
     EXIT_CANCELLED, EXIT_NOT_FOUND, EXIT_TIMEOUT, EXIT_WAITING, Event, Extras, Fallback, RunResult,
-    RunStatus, SyncStats, SyncTimings, serialize,
+    SyncStats, SyncTimings, serialize,
 };
 pub use run::run_id::generate as generate_run_id;
 

@@ -155,10 +155,10 @@ fn an_approved_interrupt_resumes_the_run_without_repeating_anything() {
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
     assert_eq!(r.exit_code, computer_runtime::EXIT_WAITING);
     assert_eq!(text(&r.stdout), "asking\n");
-    let record = ws.run_record(&r.run_id).unwrap().unwrap();
-    assert_eq!(record.status, "waiting");
+    let record = ws.runs().get(&r.run_id).unwrap().unwrap();
+    assert_eq!(record.status, RunStatus::Waiting);
 
-    let pending = ws.pending_interrupts().unwrap();
+    let pending = ws.interrupts().pending().unwrap();
     assert_eq!(pending.len(), 1, "{pending:?}");
     let p = &pending[0];
     assert_eq!((p.module.as_str(), p.function.as_str()), ("gate", "ask"));
@@ -183,12 +183,12 @@ fn an_approved_interrupt_resumes_the_run_without_repeating_anything() {
     let ids = gate.call_ids.lock().unwrap().clone();
     assert_eq!(ids.len(), 2);
     assert_eq!(ids[0], ids[1]);
-    assert!(ws.pending_interrupts().unwrap().is_empty());
-    let record = ws.run_record(&r.run_id).unwrap().unwrap();
-    assert_eq!(record.status, "completed");
+    assert!(ws.interrupts().pending().unwrap().is_empty());
+    let record = ws.runs().get(&r.run_id).unwrap().unwrap();
+    assert_eq!(record.status, RunStatus::Completed);
     assert_eq!(text(&record.stdout), text(&r2.stdout));
     // The journal is gone once the run has ended.
-    assert!(ws.journal(&r.run_id).unwrap().is_empty());
+    assert!(ws.journal().entries(&r.run_id).unwrap().is_empty());
 }
 
 #[test]
@@ -201,7 +201,7 @@ catch (e) { console.log("refused:", e.message); }
 "#;
     let r = exec(&rt, &ws, src);
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
-    let p = ws.pending_interrupts().unwrap().remove(0);
+    let p = ws.interrupts().pending().unwrap().remove(0);
     let r2 = resume(
         &rt,
         &ws,
@@ -235,7 +235,7 @@ for (const step of ["one", "two", "three"]) {
     let run_id = r.run_id.clone();
     for (i, step) in ["one", "two", "three"].iter().enumerate() {
         assert_eq!(r.status, RunStatus::Waiting, "step {i}: {}", describe(&r));
-        let pending = ws.pending_interrupts().unwrap();
+        let pending = ws.interrupts().pending().unwrap();
         assert_eq!(pending.len(), 1);
         assert_eq!(pending[0].payload, json!({"what": step}).to_string());
         assert_eq!(pending[0].run_id, run_id);
@@ -266,7 +266,7 @@ appendFileSync("{name}", JSON.stringify(r));
     let b = exec(&rt, &ws, &src("b"));
     assert_eq!(a.status, RunStatus::Waiting);
     assert_eq!(b.status, RunStatus::Waiting);
-    let pending = ws.pending_interrupts().unwrap();
+    let pending = ws.interrupts().pending().unwrap();
     assert_eq!(pending.len(), 2);
     let of = |run: &str| pending.iter().find(|p| p.run_id == run).unwrap().clone();
     let (pa, pb) = (of(&a.run_id), of(&b.run_id));
@@ -275,7 +275,10 @@ appendFileSync("{name}", JSON.stringify(r));
     let rb = resume(&rt, &ws, &pb, Answer::Approved(json!("B")));
     assert_eq!(rb.status, RunStatus::Completed, "{}", describe(&rb));
     assert!(ws.read("/work/a").is_err(), "run a must still wait");
-    assert_eq!(ws.run_record(&a.run_id).unwrap().unwrap().status, "waiting");
+    assert_eq!(
+        ws.runs().get(&a.run_id).unwrap().unwrap().status,
+        RunStatus::Waiting
+    );
     let ra = resume(&rt, &ws, &pa, Answer::Approved(json!("A")));
     assert_eq!(ra.status, RunStatus::Completed, "{}", describe(&ra));
     assert_eq!(read(&ws, "/work/a"), r#"{"answer":"A"}"#);
@@ -290,7 +293,7 @@ fn answering_twice_or_an_unknown_call_is_a_clear_error() {
         &ws,
         r#"import { ask } from "ws:gate"; ask(1); ask(2);"#,
     );
-    let first = ws.pending_interrupts().unwrap().remove(0);
+    let first = ws.interrupts().pending().unwrap().remove(0);
     let unknown = rt
         .respond(
             ws.clone(),
@@ -318,7 +321,7 @@ fn answering_twice_or_an_unknown_call_is_a_clear_error() {
         .expect("answering twice is an error")
         .to_string();
     assert!(twice.contains("already answered"), "{twice}");
-    let second = ws.pending_interrupts().unwrap().remove(0);
+    let second = ws.interrupts().pending().unwrap().remove(0);
     assert_ne!(second.call_id, first.call_id);
     let r3 = resume(&rt, &ws, &second, Answer::Approved(json!(2)));
     assert_eq!(r3.status, RunStatus::Completed, "{}", describe(&r3));
@@ -352,7 +355,7 @@ fn a_run_that_does_not_replay_cannot_ask_for_approval() {
         .wait();
     assert_eq!(r.status, RunStatus::Completed, "{}", describe(&r));
     assert!(text(&r.stdout).contains("not durable"), "{}", describe(&r));
-    assert!(ws.pending_interrupts().unwrap().is_empty());
+    assert!(ws.interrupts().pending().unwrap().is_empty());
 }
 
 #[test]
@@ -367,14 +370,16 @@ console.log("again", seen);
 "#;
     let r = exec(&rt, &ws, src);
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
-    let journal = ws.journal(&r.run_id).unwrap();
+    let journal = ws.journal().entries(&r.run_id).unwrap();
     assert!(
-        journal.iter().any(|e| e.kind == "clock"),
+        journal
+            .iter()
+            .any(|e| e.kind == computer_store::EntryKind::Clock),
         "clock readings are journalled: {journal:?}"
     );
     // Time moves on before the replay.
     std::thread::sleep(std::time::Duration::from_millis(20));
-    let p = ws.pending_interrupts().unwrap().remove(0);
+    let p = ws.interrupts().pending().unwrap().remove(0);
     let r2 = resume(&rt, &ws, &p, Answer::Approved(json!(1)));
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     // "first" was printed by the first attempt, "again" by the replay:
@@ -402,7 +407,7 @@ gate.ask("x");
     let r = exec(&rt, &ws, src);
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
     gate.extra.store(true, Ordering::SeqCst);
-    let p = ws.pending_interrupts().unwrap().remove(0);
+    let p = ws.interrupts().pending().unwrap().remove(0);
     let r2 = resume(&rt, &ws, &p, Answer::Approved(json!(1)));
     assert_eq!(r2.status, RunStatus::Failed, "{}", describe(&r2));
     let err = r2.error.clone().unwrap_or_default();
@@ -429,7 +434,7 @@ console.log("sent", n);
 "#;
     let r = exec(&rt, &ws, src);
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
-    let p = ws.pending_interrupts().unwrap().remove(0);
+    let p = ws.interrupts().pending().unwrap().remove(0);
     let r2 = resume(&rt, &ws, &p, Answer::Approved(json!(1)));
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     assert_eq!(text(&r2.stdout), "sent 1\n");
@@ -460,7 +465,10 @@ fn runs_are_durable_by_default_and_ephemeral_on_request() {
             RunStatus::Completed
         };
         assert_eq!(r.status, status, "{on:?}: {}", describe(&r));
-        assert_eq!(!ws.journal(&r.run_id).unwrap().is_empty(), journalled);
+        assert_eq!(
+            !ws.journal().entries(&r.run_id).unwrap().is_empty(),
+            journalled
+        );
     }
 }
 
@@ -495,7 +503,7 @@ fn async_host_functions_get_the_call_context_too() {
         r#"import { askAsync } from "ws:later"; console.log(JSON.stringify(askAsync("ship")));"#,
     );
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
-    let p = ws.pending_interrupts().unwrap().remove(0);
+    let p = ws.interrupts().pending().unwrap().remove(0);
     assert_eq!(p.payload, r#"{"what":"ship"}"#);
     let r2 = resume(&rt, &ws, &p, Answer::Approved(json!("yes")));
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
@@ -510,21 +518,22 @@ fn recover_fails_orphaned_runs_that_cannot_replay() {
     let (_d, ws, rt, _gate) = setup();
     // Owned by a process of another machine whose lease has run out.
     for (id, backend) in [("box-1", "container"), ("js-1", "js")] {
-        ws.create_durable_run(
-            &computer_store::NewRun {
-                id,
-                backend,
-                source: "true",
-                options: "{}",
-            },
-            &computer_store::DurableRun {
-                on_interrupt: "fail",
-                spec: None,
-                owner: "elsewhere:1:1",
-                lease: std::time::Duration::ZERO,
-            },
-        )
-        .unwrap();
+        ws.runs()
+            .create_durable(
+                &computer_store::NewRun {
+                    id,
+                    backend,
+                    source: "true",
+                    options: "{}",
+                },
+                &computer_store::DurableRun {
+                    on_interrupt: OnInterrupt::Fail,
+                    spec: None,
+                    owner: "elsewhere:1:1",
+                    lease: std::time::Duration::ZERO,
+                },
+            )
+            .unwrap();
     }
     std::thread::sleep(std::time::Duration::from_millis(5));
     let recovered = rt.recover(ws.clone()).unwrap();
@@ -536,8 +545,8 @@ fn recover_fails_orphaned_runs_that_cannot_replay() {
         })
         .collect();
     assert_eq!(failed, ["box-1", "js-1"]);
-    let container = ws.run_record("box-1").unwrap().unwrap();
-    assert_eq!(container.status, "failed");
+    let container = ws.runs().get("box-1").unwrap().unwrap();
+    assert_eq!(container.status, RunStatus::Failed);
     assert!(
         container
             .error
@@ -547,7 +556,7 @@ fn recover_fails_orphaned_runs_that_cannot_replay() {
         "{:?}",
         container.error
     );
-    let js = ws.run_record("js-1").unwrap().unwrap();
+    let js = ws.runs().get("js-1").unwrap().unwrap();
     assert!(
         js.error
             .as_deref()

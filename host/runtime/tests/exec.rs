@@ -381,8 +381,8 @@ fn an_infinite_loop_times_out_with_124() {
         "stopped before its timeout: {:?}",
         r.duration
     );
-    let rec = ws.run_record(&r.run_id).unwrap().expect("recorded");
-    assert_eq!(rec.status, "timed_out");
+    let rec = ws.runs().get(&r.run_id).unwrap().expect("recorded");
+    assert_eq!(rec.status, RunStatus::TimedOut);
     assert_eq!(rec.exit_code, Some(124));
     assert_eq!(rec.error.as_deref(), Some(error.as_str()));
 }
@@ -558,7 +558,7 @@ fn a_finite_output_flood_is_truncated_with_a_marker() {
         .flatten()
         .collect();
     assert_eq!(s(&streamed), s(&r.stdout));
-    let rec = ws.run_record(&r.run_id).unwrap().expect("recorded");
+    let rec = ws.runs().get(&r.run_id).unwrap().expect("recorded");
     assert_eq!(rec.stdout, r.stdout);
 }
 
@@ -678,8 +678,8 @@ fn deep_recursion_fails_cleanly() {
         }
         None => assert!(stderr.contains("stack"), "{stderr:?}"),
     }
-    let rec = ws.run_record(&r.run_id).unwrap().expect("recorded");
-    assert_eq!(rec.status, "failed");
+    let rec = ws.runs().get(&r.run_id).unwrap().expect("recorded");
+    assert_eq!(rec.status, RunStatus::Failed);
     // The runtime survives the trap.
     let again = exec(&rt, &workspace(), "console.log('still here')", js());
     assert_eq!(s(&again.stdout), "still here\n", "{}", describe(&again));
@@ -745,7 +745,11 @@ fn input_that_is_not_json_is_refused() {
         err.to_string().starts_with("input is not valid JSON"),
         "{err}"
     );
-    assert_eq!(ws.runs(Page::all()).unwrap(), vec![], "no run recorded");
+    assert_eq!(
+        ws.runs().list(Page::all()).unwrap(),
+        vec![],
+        "no run recorded"
+    );
 }
 
 #[test]
@@ -854,7 +858,7 @@ fn an_unknown_backend_lists_the_available_ones() {
         other => panic!("expected UnknownBackend, got {other:?}"),
     }
     assert_eq!(err.to_string(), "unknown backend \"python\"; available: js");
-    assert_eq!(ws.runs(Page::all()).unwrap(), vec![]);
+    assert_eq!(ws.runs().list(Page::all()).unwrap(), vec![]);
 }
 
 #[test]
@@ -905,7 +909,7 @@ fn a_cwd_that_does_not_exist_is_refused() {
         }
         other => panic!("expected ENOENT, got {other:?}"),
     }
-    assert_eq!(ws.runs(Page::all()).unwrap(), vec![]);
+    assert_eq!(ws.runs().list(Page::all()).unwrap(), vec![]);
 }
 
 #[test]
@@ -928,7 +932,7 @@ fn a_cwd_that_is_a_file_is_refused() {
         msg.contains("/work/file.txt") && msg.contains("not a directory"),
         "{err:?}"
     );
-    assert_eq!(ws.runs(Page::all()).unwrap(), vec![]);
+    assert_eq!(ws.runs().list(Page::all()).unwrap(), vec![]);
 }
 
 #[test]
@@ -1137,8 +1141,8 @@ fn kill_cancels_a_running_run() {
     assert_eq!(r.status, RunStatus::Cancelled, "{}", describe(&r));
     assert_eq!(r.exit_code, 130);
     assert_eq!(s(&r.stdout), "started\n");
-    let rec = ws.run_record("to-kill").unwrap().expect("recorded");
-    assert_eq!(rec.status, "cancelled");
+    let rec = ws.runs().get("to-kill").unwrap().expect("recorded");
+    assert_eq!(rec.status, RunStatus::Cancelled);
     assert_eq!(rec.exit_code, Some(130));
     assert!(!rt.kill("to-kill"), "a finished run cannot be killed");
     assert!(!rt.kill("no-such-run"));
@@ -1221,7 +1225,7 @@ fn runs_over_the_concurrency_limit_are_refused() {
         "{err:?}"
     );
     assert!(err.to_string().contains("limit is 2"), "{err}");
-    let recorded = ws.runs(Page::all()).unwrap().len();
+    let recorded = ws.runs().list(Page::all()).unwrap().len();
     assert_eq!(recorded, 2, "the refused run must not be recorded");
 
     assert!(rt.kill(a.run_id()));
@@ -1296,10 +1300,10 @@ fn runs_are_recorded_in_the_workspace() {
     );
     let second = exec(&rt, &ws, "process.exit(5)", js());
 
-    let rec = ws.run_record(&first.run_id).unwrap().expect("recorded");
+    let rec = ws.runs().get(&first.run_id).unwrap().expect("recorded");
     assert_eq!(rec.id, first.run_id);
     assert_eq!(rec.backend, "js");
-    assert_eq!(rec.status, "completed");
+    assert_eq!(rec.status, RunStatus::Completed);
     assert_eq!(rec.exit_code, Some(0));
     assert_eq!(
         rec.source,
@@ -1316,18 +1320,19 @@ fn runs_are_recorded_in_the_workspace() {
     let options: Value = serde_json::from_str(&rec.options).expect("options are JSON");
     assert_eq!(options["cwd"], "/work", "{options}");
 
-    let rec2 = ws.run_record(&second.run_id).unwrap().expect("recorded");
-    assert_eq!(rec2.status, "failed");
+    let rec2 = ws.runs().get(&second.run_id).unwrap().expect("recorded");
+    assert_eq!(rec2.status, RunStatus::Failed);
     assert_eq!(rec2.exit_code, Some(5));
 
     let listed: Vec<String> = ws
-        .runs(Page::all())
+        .runs()
+        .list(Page::all())
         .unwrap()
         .into_iter()
         .map(|r| r.id)
         .collect();
     assert_eq!(listed, vec![second.run_id.clone(), first.run_id.clone()]);
-    assert_eq!(ws.run_record("run-nonexistent").unwrap(), None);
+    assert_eq!(ws.runs().get("run-nonexistent").unwrap(), None);
 }
 
 #[test]
@@ -1345,13 +1350,16 @@ fn a_run_is_recorded_as_running_while_it_runs() {
         )
         .expect("exec");
     expect_stdout(&handle, "up\n");
-    let rec = ws.run_record("live").unwrap().expect("recorded at start");
-    assert_eq!(rec.status, "running");
+    let rec = ws.runs().get("live").unwrap().expect("recorded at start");
+    assert_eq!(rec.status, RunStatus::Running);
     assert_eq!(rec.exit_code, None);
     assert_eq!(rec.ended_ns, None);
     rt.kill("live");
     wait(handle);
-    assert_eq!(ws.run_record("live").unwrap().unwrap().status, "cancelled");
+    assert_eq!(
+        ws.runs().get("live").unwrap().unwrap().status,
+        RunStatus::Cancelled
+    );
 }
 
 #[test]
@@ -1368,7 +1376,7 @@ fn a_caller_chosen_id_is_used_and_cannot_be_reused() {
         },
     );
     assert_eq!(r.run_id, "job:42.a_b-c");
-    assert!(ws.run_record("job:42.a_b-c").unwrap().is_some());
+    assert!(ws.runs().get("job:42.a_b-c").unwrap().is_some());
 
     let err = rt
         .exec(
@@ -1387,9 +1395,9 @@ fn a_caller_chosen_id_is_used_and_cannot_be_reused() {
     }
     assert!(err.to_string().contains("job:42.a_b-c"), "{err}");
     // The first record is untouched.
-    let rec = ws.run_record("job:42.a_b-c").unwrap().unwrap();
+    let rec = ws.runs().get("job:42.a_b-c").unwrap().unwrap();
     assert_eq!(s(&rec.stdout), "x\n");
-    assert_eq!(ws.runs(Page::all()).unwrap().len(), 1);
+    assert_eq!(ws.runs().list(Page::all()).unwrap().len(), 1);
 
     // The same id in another workspace is fine: unique per workspace.
     let other = exec(
@@ -1456,7 +1464,7 @@ fn an_invalid_id_is_refused() {
             matches!(&err, ExecError::Workspace(e) if e.code == Errno::EINVAL),
             "{id:?}: {err:?}"
         );
-        assert_eq!(ws.runs(Page::all()).unwrap(), vec![]);
+        assert_eq!(ws.runs().list(Page::all()).unwrap(), vec![]);
     }
 }
 
@@ -1728,7 +1736,8 @@ fn module_calls_and_execs_are_audited_with_secrets_redacted() {
     );
     assert_eq!(s(&r.stdout), "hello ann\n", "{}", describe(&r));
     let log = ws
-        .audit_log(&computer_store::AuditQuery::default())
+        .audit()
+        .query(&computer_store::AuditQuery::default())
         .unwrap();
     let call = log
         .iter()

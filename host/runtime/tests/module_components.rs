@@ -285,14 +285,15 @@ fn workspace_modules_are_registered_from_the_store() {
     let rt = runtime();
     assert_eq!(rt.register_workspace_modules(&ws).unwrap(), 0);
     let config = vec![("repo".to_owned(), "o/r".to_owned())];
-    ws.add_module(&NewModule {
-        name: "ws:kinds",
-        component: test_module_bytes(),
-        config: &config,
-        allow_hosts: &[],
-        functions: json!([]),
-    })
-    .unwrap();
+    ws.modules()
+        .add(&NewModule {
+            name: "ws:kinds",
+            component: test_module_bytes(),
+            config: &config,
+            allow_hosts: &[],
+            functions: json!([]),
+        })
+        .unwrap();
     assert_eq!(rt.register_workspace_modules(&ws).unwrap(), 1);
     assert_eq!(rt.modules().names(), vec!["ws:kinds".to_owned()]);
     let mut c = CallContext::detached("id-9", "kinds", "context");
@@ -303,14 +304,15 @@ fn workspace_modules_are_registered_from_the_store() {
     );
 
     // A broken stored module is an error naming it, not a silent skip.
-    ws.add_module(&NewModule {
-        name: "ws:broken",
-        component: b"\0asm junk",
-        config: &[],
-        allow_hosts: &[],
-        functions: json!([]),
-    })
-    .unwrap();
+    ws.modules()
+        .add(&NewModule {
+            name: "ws:broken",
+            component: b"\0asm junk",
+            config: &[],
+            allow_hosts: &[],
+            functions: json!([]),
+        })
+        .unwrap();
     match runtime().register_workspace_modules(&ws) {
         Err(ExecError::BadModule { name, .. }) => assert_eq!(name, "ws:broken"),
         other => panic!("expected BadModule, got {other:?}"),

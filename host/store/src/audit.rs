@@ -8,19 +8,19 @@
 //! failed (their transaction rolled back), are buffered in memory and
 //! written in batches: with the next mutation's transaction, when the
 //! buffer fills, before the log is queried, and when the handle is dropped.
+//!
+//! Reading the log, and recording events and tool calls from outside the
+//! store, is `audit_log.rs` ([`Workspace::audit`]).
 
 use std::cell::RefCell;
 use std::time::Instant;
 
-use globset::GlobBuilder;
 use rusqlite::{Connection, params};
-use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::clock::now_ns;
 use crate::error::{Errno, FsError, Result};
-use crate::types::Page;
 use crate::workspace::Workspace;
 
 /// Buffered rows are flushed once this many are waiting.
@@ -125,14 +125,14 @@ pub fn summarize_text(text: &str) -> Value {
 /// One audit row, ready to insert.
 #[derive(Debug, Clone)]
 pub(crate) struct Row {
-    time_ns: i64,
-    actor: String,
-    operation: &'static str,
-    target: String,
-    args: Option<String>,
-    outcome: String,
-    error: Option<String>,
-    duration_ns: i64,
+    pub(crate) time_ns: i64,
+    pub(crate) actor: String,
+    pub(crate) operation: &'static str,
+    pub(crate) target: String,
+    pub(crate) args: Option<String>,
+    pub(crate) outcome: String,
+    pub(crate) error: Option<String>,
+    pub(crate) duration_ns: i64,
 }
 
 struct OpState {
@@ -202,55 +202,6 @@ pub(crate) fn write_rows(c: &Connection, rows: &[Row]) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// A filter for `Workspace::audit_log`.
-#[derive(Debug, Clone, Default)]
-pub struct AuditQuery {
-    /// Only rows of this run (actor `run:<id>/...`).
-    pub run: Option<String>,
-    /// Only rows whose target matches this glob (`**` crosses `/`).
-    pub path: Option<String>,
-    /// Only rows at or after this time (ns since the epoch).
-    pub since_ns: Option<i64>,
-    pub page: Page,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct AuditRecord {
-    pub id: i64,
-    pub time_ns: i64,
-    pub actor: String,
-    pub operation: String,
-    pub target: String,
-    pub args: Option<String>,
-    pub outcome: String,
-    pub error: Option<String>,
-    pub duration_ns: i64,
-}
-
-/// One agent tool call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ToolCall {
-    pub name: String,
-    /// JSON of the parameters, large values summarized.
-    pub parameters: String,
-    pub result: Option<String>,
-    pub error: Option<String>,
-    pub started_ns: i64,
-    pub completed_ns: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ToolCallRecord {
-    pub id: i64,
-    pub name: String,
-    pub parameters: String,
-    pub result: Option<String>,
-    pub error: Option<String>,
-    pub started_ns: i64,
-    pub completed_ns: i64,
-    pub duration_ns: i64,
-}
-
 impl Workspace {
     /// Runs one public operation with auditing around it.
     pub(crate) fn audited<T>(
@@ -283,7 +234,7 @@ impl Workspace {
                 Ok(_) => ("ok".to_owned(), None),
                 Err(e) => (outcome_of(e), Some(e.message.clone())),
             };
-            self.buffer(Row {
+            self.buffer_audit(Row {
                 time_ns: op.time_ns,
                 actor: actor(),
                 operation: op.operation,
@@ -297,7 +248,8 @@ impl Workspace {
         out
     }
 
-    fn buffer(&self, row: Row) {
+    /// Buffers a row of a read, a failure or an outside event.
+    pub(crate) fn buffer_audit(&self, row: Row) {
         let full = {
             let mut pending = self.pending_audit();
             pending.push(row);
@@ -308,35 +260,8 @@ impl Workspace {
         }
     }
 
-    /// Records an operation that happened outside the store (a module
-    /// call, an exec) in the audit log, attributed to this thread's actor.
-    /// `outcome` is `ok`, `denied`, or an error code.
-    pub fn audit_event(
-        &self,
-        operation: &'static str,
-        target: &str,
-        args: Option<Value>,
-        outcome: &str,
-        error: Option<&str>,
-        duration: std::time::Duration,
-    ) {
-        if !self.config.audit {
-            return;
-        }
-        self.buffer(Row {
-            time_ns: now_ns() - duration.as_nanos().min(i64::MAX as u128) as i64,
-            actor: actor(),
-            operation,
-            target: target.to_owned(),
-            args: args.map(|v| v.to_string()),
-            outcome: outcome.to_owned(),
-            error: error.map(str::to_owned),
-            duration_ns: duration.as_nanos().min(i64::MAX as u128) as i64,
-        });
-    }
-
-    /// Writes buffered audit rows now.
-    pub fn flush_audit(&self) -> Result<()> {
+    /// Writes buffered audit rows now (`Audit::flush`).
+    pub(crate) fn flush_audit(&self) -> Result<()> {
         let rows = std::mem::take(&mut *self.pending_audit());
         if rows.is_empty() {
             return Ok(());
@@ -350,116 +275,5 @@ impl Workspace {
             pending.extend(newer);
         }
         written
-    }
-
-    /// Reads the audit log, oldest first.
-    pub fn audit_log(&self, q: &AuditQuery) -> Result<Vec<AuditRecord>> {
-        self.flush_audit()?;
-        let glob = q
-            .path
-            .as_deref()
-            .map(|g| {
-                GlobBuilder::new(g)
-                    .literal_separator(true)
-                    .build()
-                    .map(|g| g.compile_matcher())
-                    .map_err(|e| {
-                        FsError::custom(
-                            Errno::EINVAL,
-                            g,
-                            format!("invalid argument: bad glob {g:?}: {e}"),
-                        )
-                    })
-            })
-            .transpose()?;
-        let run_prefix = q.run.as_ref().map(|r| format!("run:{r}/"));
-        let offset = q.page.offset as usize;
-        let limit = q.page.limit.map_or(usize::MAX, |l| l as usize);
-        self.read_tx(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT id, time_ns, actor, operation, target, args, outcome, error, duration_ns
-                 FROM audit WHERE time_ns >= ?1 ORDER BY id",
-            )?;
-            let mut rows = stmt.query([q.since_ns.unwrap_or(i64::MIN)])?;
-            let mut out = Vec::new();
-            let mut matched = 0usize;
-            while let Some(r) = rows.next()? {
-                let rec = AuditRecord {
-                    id: r.get(0)?,
-                    time_ns: r.get(1)?,
-                    actor: r.get(2)?,
-                    operation: r.get(3)?,
-                    target: r.get(4)?,
-                    args: r.get(5)?,
-                    outcome: r.get(6)?,
-                    error: r.get(7)?,
-                    duration_ns: r.get(8)?,
-                };
-                if let Some(prefix) = &run_prefix
-                    && !rec.actor.starts_with(prefix.as_str())
-                {
-                    continue;
-                }
-                if let Some(g) = &glob
-                    && !g.is_match(&rec.target)
-                {
-                    continue;
-                }
-                matched += 1;
-                if matched > offset && out.len() < limit {
-                    out.push(rec);
-                }
-            }
-            Ok(out)
-        })
-    }
-
-    /// Records one agent tool call.
-    pub fn record_tool_call(&self, call: &ToolCall) -> Result<()> {
-        self.meta_tx(|c| {
-            c.prepare_cached(
-                "INSERT INTO tool_calls (name, parameters, result, error, started_ns, completed_ns, duration_ns)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?
-            .execute(params![
-                call.name,
-                call.parameters,
-                call.result,
-                call.error,
-                call.started_ns,
-                call.completed_ns,
-                call.completed_ns - call.started_ns
-            ])?;
-            Ok(())
-        })
-    }
-
-    /// Tool calls, oldest first.
-    pub fn tool_calls(&self, page: Page) -> Result<Vec<ToolCallRecord>> {
-        self.read_tx(|c| {
-            let limit = page.limit.map_or(-1, |l| l.min(i64::MAX as u64) as i64);
-            let mut stmt = c.prepare_cached(
-                "SELECT id, name, parameters, result, error, started_ns, completed_ns, duration_ns
-                 FROM tool_calls ORDER BY id LIMIT ?1 OFFSET ?2",
-            )?;
-            let rows = stmt
-                .query_map(
-                    params![limit, page.offset.min(i64::MAX as u64) as i64],
-                    |r| {
-                        Ok(ToolCallRecord {
-                            id: r.get(0)?,
-                            name: r.get(1)?,
-                            parameters: r.get(2)?,
-                            result: r.get(3)?,
-                            error: r.get(4)?,
-                            started_ns: r.get(5)?,
-                            completed_ns: r.get(6)?,
-                            duration_ns: r.get(7)?,
-                        })
-                    },
-                )?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            Ok(rows)
-        })
     }
 }

@@ -9,21 +9,34 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[allow(clippy::upper_case_acronyms)]
 pub enum Errno {
+    /// No such file or directory.
     ENOENT,
+    /// It already exists.
     EEXIST,
+    /// A path component is not a directory.
     ENOTDIR,
+    /// It is a directory.
     EISDIR,
+    /// The directory is not empty.
     ENOTEMPTY,
+    /// An invalid argument.
     EINVAL,
+    /// Too many symlinks.
     ELOOP,
+    /// Inside a read-only subtree.
     EROFS,
+    /// Not permitted.
     EPERM,
+    /// The file would grow past the size cap.
     EFBIG,
+    /// A name or path is too long.
     ENAMETOOLONG,
+    /// An I/O or database error.
     EIO,
 }
 
 impl Errno {
+    /// The code's name, e.g. `ENOENT`.
     pub fn as_str(self) -> &'static str {
         match self {
             Errno::ENOENT => "ENOENT",
@@ -70,6 +83,7 @@ impl fmt::Display for Errno {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct FsError {
+    /// The POSIX code.
     pub code: Errno,
     /// The path the error concerns, as the caller gave it (normalized).
     pub path: String,
@@ -139,4 +153,5 @@ impl From<rusqlite::Error> for FsError {
     }
 }
 
+/// The result of a workspace operation.
 pub type Result<T, E = FsError> = std::result::Result<T, E>;

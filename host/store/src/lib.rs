@@ -1,8 +1,16 @@
+#![warn(missing_docs)]
 //! The durable workspace: a POSIX-like filesystem in one SQLite file.
 //!
 //! Nodes (files, directories, symlinks) form a copy-on-write tree over
 //! content-addressed chunks, so copies and renames of whole subtrees are
 //! O(1). Every operation is one transaction and bumps the revision counter.
+//!
+//! The filesystem is [`Workspace`]'s own; the other records a workspace
+//! keeps have handles of their own: [`Workspace::runs`] (run records and
+//! the owners of durable runs), [`Workspace::journal`] (a durable run's
+//! host calls and emitted output), [`Workspace::interrupts`] (approval
+//! gates), [`Workspace::audit`] (the audit log) and [`Workspace::modules`]
+//! (module components).
 //!
 //! ```
 //! use computer_store::{Workspace, WriteOptions};
@@ -12,37 +20,40 @@
 //! ```
 
 mod audit;
+mod audit_log;
 mod changes;
 mod clock;
 mod content;
 mod db;
-mod durable;
 mod error;
+mod interrupts;
+mod journal;
 mod modules;
 mod ops;
 mod path;
 mod runs;
 mod search;
+mod status;
 mod transfer;
 mod tree;
 mod types;
 mod workspace;
 
-pub use audit::{
-    AuditQuery, AuditRecord, ToolCall, ToolCallRecord, redact_env, set_actor, summarize_bytes,
-    summarize_text, with_actor,
-};
+pub use audit::{redact_env, set_actor, summarize_bytes, summarize_text, with_actor};
+pub use audit_log::{Audit, AuditQuery, AuditRecord, ToolCall, ToolCallRecord};
 pub use changes::{CHANGES_KEPT, Change, Changes};
 pub use clock::now_ns;
 pub use content::CHUNK_SIZE;
 pub use db::Durability;
-pub use durable::{
-    Claimed, DurableRun, EntryStatus, Interrupt, JournalEntry, ResultEncoder, Unfinished,
-};
 pub use error::{Errno, FsError, Result};
-pub use modules::{ModuleRecord, NewModule, validate_module_name};
+pub use interrupts::{Interrupt, Interrupts};
+pub use journal::{Journal, JournalEntry, ResultEncoder};
+pub use modules::{ModuleRecord, Modules, NewModule, validate_module_name};
 pub use path::{MAX_NAME, MAX_PATH, WsPath};
-pub use runs::{MAX_RUN_ID, NewRun, RunEnd, RunRecord, validate_run_id};
+pub use runs::{
+    Claimed, DurableRun, MAX_RUN_ID, NewRun, RunEnd, RunRecord, Runs, Unfinished, validate_run_id,
+};
+pub use status::{EntryKind, EntryStatus, OnInterrupt, RunStatus, UnknownValue};
 pub use transfer::{ExportStats, ImportStats, Progress};
 pub use tree::{MAX_SYMLINK_HOPS, NodeKind};
 pub use types::{

@@ -1,5 +1,6 @@
-//! Module components registered in the workspace: the component's bytes,
-//! its configuration and the hosts it may reach, under its `ws:NAME`. The
+//! Module components registered in the workspace ([`Workspace::modules`]):
+//! the component's bytes, its configuration and the hosts it may reach,
+//! under its `ws:NAME`. The
 //! runtime loads them (`Runtime::register_workspace_modules`); this crate
 //! only stores them and checks nothing about the bytes.
 
@@ -29,15 +30,22 @@ pub struct NewModule<'a> {
 /// A stored module component.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModuleRecord {
+    /// `ws:NAME`.
     pub name: String,
+    /// The component's bytes.
     #[serde(skip)]
     pub component: Vec<u8>,
     /// Hex SHA-256 of the component.
     pub sha256: String,
+    /// The component's size in bytes.
     pub size: u64,
+    /// What `call-context.config` returns, in order.
     pub config: Vec<(String, String)>,
+    /// Hosts its HTTP requests may reach.
     pub allow_hosts: Vec<String>,
+    /// The JSON description of its functions.
     pub functions: serde_json::Value,
+    /// When it was stored (ns since the epoch).
     pub added_ns: i64,
 }
 
@@ -96,10 +104,16 @@ fn finish(row: (ModuleRecord, String, String, String)) -> Result<ModuleRecord> {
 
 const COLUMNS: &str = "name, component, sha256, config, allow_hosts, functions, added_ns";
 
-impl Workspace {
+/// The module components stored in a workspace ([`Workspace::modules`]).
+#[derive(Clone, Copy)]
+pub struct Modules<'a> {
+    pub(crate) ws: &'a Workspace,
+}
+
+impl Modules<'_> {
     /// Stores a module component, replacing one of the same name. Returns
     /// whether one was replaced.
-    pub fn add_module(&self, m: &NewModule<'_>) -> Result<bool> {
+    pub fn add(&self, m: &NewModule<'_>) -> Result<bool> {
         validate_module_name(m.name)?;
         let sha: String = Sha256::digest(m.component)
             .iter()
@@ -108,7 +122,7 @@ impl Workspace {
         let config = serde_json::to_string(m.config).unwrap_or_else(|_| "[]".into());
         let allow = serde_json::to_string(m.allow_hosts).unwrap_or_else(|_| "[]".into());
         let functions = m.functions.to_string();
-        self.meta_tx(|c| {
+        self.ws.meta_tx(|c| {
             let existed = c
                 .prepare_cached("SELECT 1 FROM modules WHERE name = ?1")?
                 .query_row([m.name], |_| Ok(()))
@@ -136,8 +150,8 @@ impl Workspace {
     }
 
     /// Every stored module component, by name, with its bytes.
-    pub fn modules(&self) -> Result<Vec<ModuleRecord>> {
-        let rows = self.read_tx(|c| {
+    pub fn list(&self) -> Result<Vec<ModuleRecord>> {
+        let rows = self.ws.read_tx(|c| {
             let mut stmt =
                 c.prepare_cached(&format!("SELECT {COLUMNS} FROM modules ORDER BY name"))?;
             let rows = stmt
@@ -149,8 +163,8 @@ impl Workspace {
     }
 
     /// One stored module component.
-    pub fn module(&self, name: &str) -> Result<Option<ModuleRecord>> {
-        let row = self.read_tx(|c| {
+    pub fn get(&self, name: &str) -> Result<Option<ModuleRecord>> {
+        let row = self.ws.read_tx(|c| {
             Ok(
                 c.prepare_cached(&format!("SELECT {COLUMNS} FROM modules WHERE name = ?1"))?
                     .query_row([name], from_row)
@@ -161,8 +175,8 @@ impl Workspace {
     }
 
     /// Removes a module component; `ENOENT` if there is none of that name.
-    pub fn remove_module(&self, name: &str) -> Result<()> {
-        self.meta_tx(|c| {
+    pub fn remove(&self, name: &str) -> Result<()> {
+        self.ws.meta_tx(|c| {
             let n = c
                 .prepare_cached("DELETE FROM modules WHERE name = ?1")?
                 .execute([name])?;
@@ -200,17 +214,18 @@ mod tests {
     #[test]
     fn add_list_get_replace_remove() {
         let ws = Workspace::in_memory().unwrap();
-        assert!(ws.modules().unwrap().is_empty());
+        assert!(ws.modules().list().unwrap().is_empty());
         let config = vec![
             ("repo".to_owned(), "o/r".to_owned()),
             ("base_url".to_owned(), "http://x".to_owned()),
         ];
         let hosts = vec!["127.0.0.1:1".to_owned()];
         assert!(
-            !ws.add_module(&new("ws:gh", b"abc", &config, &hosts))
+            !ws.modules()
+                .add(&new("ws:gh", b"abc", &config, &hosts))
                 .unwrap()
         );
-        let m = ws.module("ws:gh").unwrap().unwrap();
+        let m = ws.modules().get("ws:gh").unwrap().unwrap();
         assert_eq!(m.component, b"abc");
         assert_eq!(m.size, 3);
         assert_eq!(
@@ -221,27 +236,30 @@ mod tests {
         assert_eq!(m.allow_hosts, hosts);
         assert_eq!(m.functions, serde_json::json!([{"name": "f"}]));
 
-        assert!(ws.add_module(&new("ws:gh", b"xyz", &[], &[])).unwrap());
-        assert!(ws.add_module(&new("ws:a", b"1", &[], &[])).is_ok());
-        let all = ws.modules().unwrap();
+        assert!(ws.modules().add(&new("ws:gh", b"xyz", &[], &[])).unwrap());
+        assert!(ws.modules().add(&new("ws:a", b"1", &[], &[])).is_ok());
+        let all = ws.modules().list().unwrap();
         let names: Vec<&str> = all.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["ws:a", "ws:gh"]);
         assert_eq!(all[1].component, b"xyz");
         assert!(all[1].config.is_empty());
 
-        ws.remove_module("ws:gh").unwrap();
-        assert!(ws.module("ws:gh").unwrap().is_none());
-        assert_eq!(ws.remove_module("ws:gh").unwrap_err().code, Errno::ENOENT);
+        ws.modules().remove("ws:gh").unwrap();
+        assert!(ws.modules().get("ws:gh").unwrap().is_none());
+        assert_eq!(
+            ws.modules().remove("ws:gh").unwrap_err().code,
+            Errno::ENOENT
+        );
     }
 
     #[test]
     fn names_are_checked() {
         let ws = Workspace::in_memory().unwrap();
         for bad in ["gh", "ws:", "ws:-x", "ws:a b", "ws:a/b", "WS:a"] {
-            let e = ws.add_module(&new(bad, b"", &[], &[])).unwrap_err();
+            let e = ws.modules().add(&new(bad, b"", &[], &[])).unwrap_err();
             assert_eq!(e.code, Errno::EINVAL, "{bad}");
             assert!(e.message.contains("^ws:"), "{}", e.message);
         }
-        assert!(ws.add_module(&new("ws:A1._-z", b"", &[], &[])).is_ok());
+        assert!(ws.modules().add(&new("ws:A1._-z", b"", &[], &[])).is_ok());
     }
 }

@@ -17,6 +17,7 @@ pub struct WsPath {
 }
 
 impl WsPath {
+    /// The root, `/`.
     pub fn root() -> Self {
         WsPath {
             components: Vec::new(),
@@ -93,14 +94,17 @@ impl WsPath {
         })
     }
 
+    /// The components, root first.
     pub fn components(&self) -> &[String] {
         &self.components
     }
 
+    /// Whether this is `/`.
     pub fn is_root(&self) -> bool {
         self.components.is_empty()
     }
 
+    /// Whether the caller wrote a trailing `/` (must be a directory).
     pub fn trailing_slash(&self) -> bool {
         self.trailing_slash
     }
@@ -110,6 +114,7 @@ impl WsPath {
         self.components.last().map(String::as_str)
     }
 
+    /// The parent (the root's parent is the root).
     pub fn parent(&self) -> WsPath {
         let mut components = self.components.clone();
         components.pop();
@@ -119,6 +124,7 @@ impl WsPath {
         }
     }
 
+    /// This path with `name` appended.
     pub fn join(&self, name: &str) -> WsPath {
         let mut components = self.components.clone();
         components.push(name.to_owned());
@@ -128,6 +134,7 @@ impl WsPath {
         }
     }
 
+    /// A path from its components (no trailing slash).
     pub fn from_components(components: Vec<String>) -> WsPath {
         WsPath {
             components,

@@ -21,28 +21,43 @@ use crate::workspace::{Touch, Workspace, will_change};
 /// Progress of a long import, for a progress bar.
 #[derive(Debug, Clone, Default)]
 pub struct Progress {
+    /// Files copied so far.
     pub files_done: u64,
+    /// Files to copy.
     pub files_total: u64,
+    /// Bytes copied so far.
     pub bytes_done: u64,
+    /// Bytes to copy.
     pub bytes_total: u64,
 }
 
+/// What an import copied.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ImportStats {
+    /// Files copied.
     pub files: u64,
+    /// Directories made.
     pub dirs: u64,
+    /// Symlinks copied.
     pub symlinks: u64,
+    /// Bytes copied.
     pub bytes: u64,
     /// Entries not imported, each with the reason.
     pub skipped: Vec<String>,
 }
 
+/// What an export copied.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ExportStats {
+    /// Files written.
     pub files: u64,
+    /// Directories made.
     pub dirs: u64,
+    /// Symlinks made.
     pub symlinks: u64,
+    /// Bytes written.
     pub bytes: u64,
+    /// Paths not exported, with why.
     pub skipped: Vec<String>,
 }
 

@@ -19,11 +19,15 @@ use crate::path::WsPath;
 /// Symlinks followed during one resolution before `ELOOP`.
 pub const MAX_SYMLINK_HOPS: u32 = 40;
 
+/// What a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NodeKind {
+    /// A regular file.
     File,
+    /// A directory.
     Directory,
+    /// A symbolic link.
     Symlink,
 }
 
@@ -45,6 +49,7 @@ impl NodeKind {
         }
     }
 
+    /// `file`, `directory` or `symlink`.
     pub fn as_str(self) -> &'static str {
         match self {
             NodeKind::File => "file",

@@ -9,6 +9,7 @@ use crate::tree::{Node, NodeKind};
 pub struct Stat {
     /// The last path component (`/` for the root).
     pub name: String,
+    /// File, directory or symlink.
     pub kind: NodeKind,
     /// Permission bits, e.g. `0o644`.
     pub mode: u32,
@@ -16,6 +17,7 @@ pub struct Stat {
     pub size: u64,
     /// Nanoseconds since the Unix epoch.
     pub mtime_ns: u64,
+    /// The stored node's id (a copy shares it until one side changes).
     pub ino: u64,
 }
 
@@ -32,6 +34,7 @@ impl Stat {
     }
 }
 
+/// Options of `write`.
 #[derive(Debug, Clone, Default)]
 pub struct WriteOptions {
     /// Mode for a new file; for an existing file, replaces its mode. `None`
@@ -43,15 +46,19 @@ pub struct WriteOptions {
     pub create_parents: bool,
 }
 
+/// Options of `mkdir`.
 #[derive(Debug, Clone, Default)]
 pub struct MkdirOptions {
+    /// Create missing parents too (`mkdir -p`); an existing directory is not an error.
     pub recursive: bool,
     /// Defaults to `0o755`.
     pub mode: Option<u32>,
 }
 
+/// Options of `rm`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RmOptions {
+    /// Remove a directory with everything below it.
     pub recursive: bool,
     /// A missing path is not an error.
     pub force: bool,
@@ -60,16 +67,19 @@ pub struct RmOptions {
 /// A window into a listing.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Page {
+    /// How many entries to skip.
     pub offset: u64,
     /// `None` means no limit.
     pub limit: Option<u64>,
 }
 
 impl Page {
+    /// A window of `limit` entries after `offset`.
     pub fn new(offset: u64, limit: Option<u64>) -> Self {
         Page { offset, limit }
     }
 
+    /// Everything.
     pub fn all() -> Self {
         Page::default()
     }
@@ -80,42 +90,56 @@ impl Page {
 pub struct FindEntry {
     /// Absolute path.
     pub path: String,
+    /// What it is.
     pub kind: NodeKind,
 }
 
+/// A page of `find` results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FindPage {
+    /// The matches, sorted by path.
     pub entries: Vec<FindEntry>,
     /// Pass as `offset` to get the next page; `None` when this is the last.
     pub next_offset: Option<u64>,
 }
 
+/// Options of `grep`.
 #[derive(Debug, Clone, Default)]
 pub struct GrepOptions {
     /// Treat the query as a regular expression (otherwise a literal).
     pub regex: bool,
+    /// Match case-insensitively.
     pub ignore_case: bool,
     /// Lines of context before and after each match.
     pub context: u32,
     /// Only search files matching this glob (on the file name, or on the
     /// path relative to the search root if it contains `/`).
     pub include: Option<String>,
+    /// Which of the matches.
     pub page: Page,
 }
 
+/// One `grep` match.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GrepMatch {
+    /// Absolute path of the file.
     pub path: String,
     /// 1-based.
     pub line_number: u64,
+    /// The matching line.
     pub line: String,
+    /// Lines of context before it.
     pub before: Vec<String>,
+    /// Lines of context after it.
     pub after: Vec<String>,
 }
 
+/// A page of `grep` matches.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GrepPage {
+    /// The matches, by path and line.
     pub matches: Vec<GrepMatch>,
+    /// Pass as `offset` to get the next page; `None` when this is the last.
     pub next_offset: Option<u64>,
     /// Files skipped because they look binary.
     pub binary_files_skipped: u64,
@@ -124,14 +148,18 @@ pub struct GrepPage {
 /// One replacement in an `edit` batch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextEdit {
+    /// The text to replace (must match once).
     pub old: String,
+    /// What replaces it.
     pub new: String,
 }
 
+/// What an `edit` did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EditResult {
     /// Unified diff of the change.
     pub diff: String,
+    /// How many edits were applied.
     pub applied: usize,
     /// How many edits matched only with the whitespace/quote-insensitive fallback.
     pub fuzzy: usize,

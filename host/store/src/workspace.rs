@@ -7,9 +7,14 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
+use crate::audit_log::Audit;
 use crate::db::{self, Durability};
 use crate::error::{Errno, FsError, Result};
+use crate::interrupts::Interrupts;
+use crate::journal::Journal;
+use crate::modules::Modules;
 use crate::path::WsPath;
+use crate::runs::Runs;
 use crate::tree::{self, Lookup};
 
 /// Default cap on a single file's size.
@@ -18,6 +23,7 @@ pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 << 30;
 /// Settings for opening a workspace.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// How far a commit is made durable (fsync policy).
     pub durability: Durability,
     /// How long a writer waits for another process's transaction.
     pub busy_timeout: Duration,
@@ -57,6 +63,7 @@ impl Workspace {
         Self::open_with(path, Config::default())
     }
 
+    /// Opens the workspace at `path` with `config`, creating the file if needed.
     pub fn open_with(path: impl AsRef<Path>, config: Config) -> Result<Self> {
         let path = path.as_ref();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -87,6 +94,7 @@ impl Workspace {
         self.location.as_deref()
     }
 
+    /// The settings it was opened with.
     pub fn config(&self) -> &Config {
         &self.config
     }
@@ -118,7 +126,7 @@ impl Workspace {
         crate::changes::begin();
         let out = f(&conn)?;
         // A durable run's journal rows commit with the mutation they record.
-        crate::durable::write_attached(&conn, &out)?;
+        crate::journal::write_attached(&conn, &out)?;
         let (rev, log_on): (i64, bool) = conn
             .prepare_cached(
                 "UPDATE workspace SET rev = rev + 1 WHERE id = 1 RETURNING rev, changes_on",
@@ -143,13 +151,38 @@ impl Workspace {
     }
 
     /// A write transaction for bookkeeping that is not a filesystem change
-    /// (run records): it does not bump `rev`.
+    /// (run records, the journal, interrupts, modules): it does not bump `rev`.
     pub(crate) fn meta_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let conn = self.lock();
         let tx = Tx::begin(&conn, "BEGIN IMMEDIATE")?;
         let out = f(&conn)?;
         tx.commit()?;
         Ok(out)
+    }
+
+    /// The run records: create, finish, list, and the owners of durable runs.
+    pub fn runs(&self) -> Runs<'_> {
+        Runs { ws: self }
+    }
+
+    /// The journals of durable runs and the output they emitted.
+    pub fn journal(&self) -> Journal<'_> {
+        Journal { ws: self }
+    }
+
+    /// The interrupts (approval gates) of durable runs.
+    pub fn interrupts(&self) -> Interrupts<'_> {
+        Interrupts { ws: self }
+    }
+
+    /// The audit log: queries, outside events, tool calls.
+    pub fn audit(&self) -> Audit<'_> {
+        Audit { ws: self }
+    }
+
+    /// The module components stored in the workspace (`ws:NAME`).
+    pub fn modules(&self) -> Modules<'_> {
+        Modules { ws: self }
     }
 
     /// The revision counter: bumped once by every mutation.
@@ -266,6 +299,7 @@ impl Drop for Tx<'_> {
 pub struct Usage {
     /// Files, directories and symlinks stored (a shared copy counts once).
     pub nodes: u64,
+    /// Content chunks stored.
     pub chunks: u64,
     /// Bytes held by chunks, after deduplication.
     pub stored_bytes: u64,

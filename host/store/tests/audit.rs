@@ -16,7 +16,7 @@ fn every_operation_is_recorded_with_actor_outcome_and_args() {
         ws.write("/a.txt", b"x", &WriteOptions::default())
             .unwrap_err();
     });
-    let log = ws.audit_log(&AuditQuery::default()).unwrap();
+    let log = ws.audit().query(&AuditQuery::default()).unwrap();
     let rows: Vec<(&str, &str, &str, &str)> = log
         .iter()
         .map(|r| {
@@ -55,7 +55,7 @@ fn large_payloads_are_summarized_by_size_and_hash() {
     let ws = ws();
     ws.write("/big", &vec![b'x'; 10_000], &WriteOptions::default())
         .unwrap();
-    let log = ws.audit_log(&AuditQuery::default()).unwrap();
+    let log = ws.audit().query(&AuditQuery::default()).unwrap();
     let args = log[0].args.as_deref().unwrap();
     assert!(args.contains("\"size\":10000"), "{args}");
     assert!(args.contains("sha256"), "{args}");
@@ -81,7 +81,7 @@ fn a_large_write_is_identified_by_its_chunk_hashes_without_hashing_it_twice() {
         .unwrap();
     ws.write("/three", &three_chunks, &WriteOptions::default())
         .unwrap();
-    let log = ws.audit_log(&AuditQuery::default()).unwrap();
+    let log = ws.audit().query(&AuditQuery::default()).unwrap();
     let data = |i: usize| -> serde_json::Value {
         serde_json::from_str::<serde_json::Value>(log[i].args.as_deref().unwrap()).unwrap()["data"]
             .clone()
@@ -117,7 +117,7 @@ fn a_write_refused_as_too_big_is_logged_with_its_size() {
         .write("/f", &[1u8; 101], &WriteOptions::default())
         .unwrap_err();
     assert_eq!(e.code, Errno::EFBIG);
-    let log = ws.audit_log(&AuditQuery::default()).unwrap();
+    let log = ws.audit().query(&AuditQuery::default()).unwrap();
     assert_eq!(log[0].outcome, "EFBIG");
     assert!(
         log[0].args.as_deref().unwrap().contains("{\"size\":101}"),
@@ -131,9 +131,10 @@ fn queries_filter_by_run_path_and_time() {
     let ws = ws();
     with_actor("run:one/shell", || put(&ws, "/src/a.rs", "a"));
     with_actor("run:two/js", || put(&ws, "/docs/b.md", "b"));
-    let cut = ws.audit_log(&AuditQuery::default()).unwrap()[1].time_ns;
+    let cut = ws.audit().query(&AuditQuery::default()).unwrap()[1].time_ns;
     let one = ws
-        .audit_log(&AuditQuery {
+        .audit()
+        .query(&AuditQuery {
             run: Some("one".into()),
             ..Default::default()
         })
@@ -141,7 +142,8 @@ fn queries_filter_by_run_path_and_time() {
     assert_eq!(one.len(), 1);
     assert_eq!(one[0].target, "/src/a.rs");
     let docs = ws
-        .audit_log(&AuditQuery {
+        .audit()
+        .query(&AuditQuery {
             path: Some("/docs/**".into()),
             ..Default::default()
         })
@@ -149,14 +151,15 @@ fn queries_filter_by_run_path_and_time() {
     assert_eq!(docs.len(), 1);
     assert_eq!(docs[0].actor, "run:two/js");
     let since = ws
-        .audit_log(&AuditQuery {
+        .audit()
+        .query(&AuditQuery {
             since_ns: Some(cut),
             ..Default::default()
         })
         .unwrap();
     assert!(since.iter().all(|r| r.time_ns >= cut));
     assert_eq!(since.len(), 1);
-    let bad = ws.audit_log(&AuditQuery {
+    let bad = ws.audit().query(&AuditQuery {
         path: Some("[".into()),
         ..Default::default()
     });
@@ -171,7 +174,7 @@ fn failed_mutations_are_logged_although_rolled_back() {
     ws.write("/f/child", b"", &WriteOptions::default())
         .unwrap_err();
     assert_eq!(ws.rev().unwrap(), rev);
-    let log = ws.audit_log(&AuditQuery::default()).unwrap();
+    let log = ws.audit().query(&AuditQuery::default()).unwrap();
     let last = log.last().unwrap();
     assert_eq!(
         (last.operation.as_str(), last.outcome.as_str()),
@@ -186,21 +189,22 @@ fn audit_survives_reopen_and_tool_calls_are_recorded() {
     {
         let ws = computer_store::Workspace::open(&db).unwrap();
         ws.stat("/").unwrap(); // buffered read: flushed on drop
-        ws.record_tool_call(&ToolCall {
-            name: "read".into(),
-            parameters: "{\"path\":\"/x\"}".into(),
-            result: None,
-            error: Some("no such file".into()),
-            started_ns: 10,
-            completed_ns: 25,
-        })
-        .unwrap();
+        ws.audit()
+            .record_tool_call(&ToolCall {
+                name: "read".into(),
+                parameters: "{\"path\":\"/x\"}".into(),
+                result: None,
+                error: Some("no such file".into()),
+                started_ns: 10,
+                completed_ns: 25,
+            })
+            .unwrap();
     }
     let ws = computer_store::Workspace::open(&db).unwrap();
-    let log = ws.audit_log(&AuditQuery::default()).unwrap();
+    let log = ws.audit().query(&AuditQuery::default()).unwrap();
     assert_eq!(log.len(), 1);
     assert_eq!(log[0].operation, "stat");
-    let calls = ws.tool_calls(Page::all()).unwrap();
+    let calls = ws.audit().tool_calls(Page::all()).unwrap();
     assert_eq!(calls.len(), 1);
     assert_eq!((calls[0].name.as_str(), calls[0].duration_ns), ("read", 15));
 }
@@ -214,7 +218,7 @@ fn audit_can_be_turned_off() {
     };
     let ws = computer_store::Workspace::open_with(dir.path().join("w.db"), config).unwrap();
     put(&ws, "/a", "1");
-    assert!(ws.audit_log(&AuditQuery::default()).unwrap().is_empty());
+    assert!(ws.audit().query(&AuditQuery::default()).unwrap().is_empty());
     let _ = Page::all();
 }
 
@@ -227,7 +231,7 @@ fn a_mutations_row_commits_with_it_even_if_the_process_dies_after() {
     // No drop, no flush: as if the process were killed after the commit.
     std::mem::forget(ws);
     let other = computer_store::Workspace::open(&path).unwrap();
-    let log = other.audit_log(&AuditQuery::default()).unwrap();
+    let log = other.audit().query(&AuditQuery::default()).unwrap();
     let rows: Vec<(&str, &str, &str)> = log
         .iter()
         .map(|r| (r.actor.as_str(), r.operation.as_str(), r.target.as_str()))
@@ -242,7 +246,7 @@ fn many_rows_keep_their_order_through_the_pending_batches() {
         put(&ws, &format!("/f{i:03}"), &"x".repeat(i));
         ws.stat(&format!("/f{i:03}")).unwrap();
     }
-    let log = ws.audit_log(&AuditQuery::default()).unwrap();
+    let log = ws.audit().query(&AuditQuery::default()).unwrap();
     assert_eq!(log.len(), 400);
     for (i, pair) in log.chunks(2).enumerate() {
         let name = format!("/f{i:03}");
@@ -260,5 +264,5 @@ fn many_rows_keep_their_order_through_the_pending_batches() {
             .all(|w| w[0].id < w[1].id && w[0].time_ns <= w[1].time_ns)
     );
     // Queried again: the same rows, the same ids.
-    assert_eq!(ws.audit_log(&AuditQuery::default()).unwrap(), log);
+    assert_eq!(ws.audit().query(&AuditQuery::default()).unwrap(), log);
 }

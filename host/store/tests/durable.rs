@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use computer_store::{
-    DurableRun, EntryStatus, Errno, Interrupt, JournalEntry, NewRun, RunEnd, Workspace,
-    WriteOptions,
+    DurableRun, EntryKind, EntryStatus, Errno, Interrupt, JournalEntry, NewRun, OnInterrupt,
+    RunEnd, RunStatus, Workspace, WriteOptions,
 };
 
 fn ws() -> (tempfile::TempDir, Workspace) {
@@ -18,7 +18,7 @@ fn ws() -> (tempfile::TempDir, Workspace) {
 fn row(seq: u64, name: &str) -> JournalEntry {
     JournalEntry {
         seq,
-        kind: "fs".into(),
+        kind: EntryKind::Fs,
         name: name.into(),
         args_hash: seq as i64,
         status: EntryStatus::Done,
@@ -27,21 +27,22 @@ fn row(seq: u64, name: &str) -> JournalEntry {
 }
 
 fn start(ws: &Workspace, id: &str, owner: &str) {
-    ws.create_durable_run(
-        &NewRun {
-            id,
-            backend: "js",
-            source: "1",
-            options: "{}",
-        },
-        &DurableRun {
-            on_interrupt: "replay",
-            spec: Some("{}"),
-            owner,
-            lease: Duration::from_secs(60),
-        },
-    )
-    .unwrap();
+    ws.runs()
+        .create_durable(
+            &NewRun {
+                id,
+                backend: "js",
+                source: "1",
+                options: "{}",
+            },
+            &DurableRun {
+                on_interrupt: OnInterrupt::Replay,
+                spec: Some("{}"),
+                owner,
+                lease: Duration::from_secs(60),
+            },
+        )
+        .unwrap();
 }
 
 #[test]
@@ -52,12 +53,14 @@ fn journal_rows_commit_with_the_mutation_and_only_with_it() {
         row(1, "write"),
         Box::new(|_: &dyn std::any::Any| vec![42u8]) as _,
     );
-    let (out, left) = ws.with_journal("r", vec![row(0, "read")], Some(last), || {
-        ws.write("/f", b"x", &WriteOptions::default())
-    });
+    let (out, left) = ws
+        .journal()
+        .commit_with("r", vec![row(0, "read")], Some(last), || {
+            ws.write("/f", b"x", &WriteOptions::default())
+        });
     out.unwrap();
     assert!(left.is_none(), "committed with the write");
-    let j = ws.journal("r").unwrap();
+    let j = ws.journal().entries("r").unwrap();
     assert_eq!(j.len(), 2);
     assert_eq!(
         j[1].result.as_deref(),
@@ -70,12 +73,14 @@ fn journal_rows_commit_with_the_mutation_and_only_with_it() {
         row(3, "write"),
         Box::new(|_: &dyn std::any::Any| vec![1u8]) as _,
     );
-    let (out, left) = ws.with_journal("r", vec![row(2, "stat")], Some(last), || {
-        ws.write("/missing/f", b"x", &WriteOptions::default())
-    });
+    let (out, left) = ws
+        .journal()
+        .commit_with("r", vec![row(2, "stat")], Some(last), || {
+            ws.write("/missing/f", b"x", &WriteOptions::default())
+        });
     assert_eq!(out.unwrap_err().code, Errno::ENOENT);
     assert_eq!(left.unwrap(), vec![row(2, "stat")]);
-    assert_eq!(ws.journal("r").unwrap().len(), 2);
+    assert_eq!(ws.journal().entries("r").unwrap().len(), 2);
 }
 
 #[test]
@@ -86,34 +91,40 @@ fn one_owner_at_a_time() {
     let dead = |_: &str| true;
     let lease = Duration::from_secs(60);
     assert!(
-        ws.claim_run("r", "other", lease, &never_dead)
+        ws.runs()
+            .claim("r", "other", lease, &never_dead)
             .unwrap()
             .is_none()
     );
-    let claimed = ws.claim_run("r", "other", lease, &dead).unwrap().unwrap();
+    let claimed = ws
+        .runs()
+        .claim("r", "other", lease, &dead)
+        .unwrap()
+        .unwrap();
     assert_eq!(claimed.attempts, 2);
     assert_eq!(claimed.spec.as_deref(), Some("{}"));
     // The first owner has lost it: it can no longer renew.
-    assert!(!ws.renew_lease("r", "alive", lease).unwrap());
-    assert!(ws.renew_lease("r", "other", lease).unwrap());
+    assert!(!ws.runs().renew_lease("r", "alive", lease).unwrap());
+    assert!(ws.runs().renew_lease("r", "other", lease).unwrap());
     // An expired lease is free even if its owner looks alive.
-    assert!(ws.renew_lease("r", "other", Duration::ZERO).unwrap());
+    assert!(ws.runs().renew_lease("r", "other", Duration::ZERO).unwrap());
     std::thread::sleep(Duration::from_millis(5));
     assert!(
-        ws.claim_run("r", "third", lease, &never_dead)
+        ws.runs()
+            .claim("r", "third", lease, &never_dead)
             .unwrap()
             .is_some()
     );
     // An ended run is never claimed.
-    ws.finish_run(
-        "r",
-        &RunEnd {
-            status: "completed",
-            ..RunEnd::default()
-        },
-    )
-    .unwrap();
-    assert!(ws.claim_run("r", "fourth", lease, &dead).unwrap().is_none());
+    ws.runs()
+        .finish("r", &RunEnd::new(RunStatus::Completed))
+        .unwrap();
+    assert!(
+        ws.runs()
+            .claim("r", "fourth", lease, &dead)
+            .unwrap()
+            .is_none()
+    );
 }
 
 #[test]
@@ -130,32 +141,37 @@ fn interrupts_wait_once_and_are_answered_once() {
         created_ns: 0,
         answer: None,
     };
-    ws.raise_interrupt(&i, &[row(0, "read")]).unwrap();
-    ws.raise_interrupt(&i, &[]).unwrap();
-    ws.park_run("r", &[]).unwrap();
-    assert_eq!(ws.pending_interrupts().unwrap().len(), 1, "raised once");
+    ws.interrupts().raise(&i, &[row(0, "read")]).unwrap();
+    ws.interrupts().raise(&i, &[]).unwrap();
+    ws.runs().park("r", &[]).unwrap();
+    assert_eq!(ws.interrupts().pending().unwrap().len(), 1, "raised once");
     assert_eq!(
-        ws.journal("r").unwrap().len(),
+        ws.journal().entries("r").unwrap().len(),
         1,
         "rows commit with the interrupt"
     );
-    assert_eq!(ws.run_record("r").unwrap().unwrap().status, "waiting");
-    let unfinished = ws.unfinished_runs().unwrap();
+    assert_eq!(
+        ws.runs().get("r").unwrap().unwrap().status,
+        RunStatus::Waiting
+    );
+    let unfinished = ws.runs().unfinished().unwrap();
     assert_eq!(unfinished.len(), 1);
     assert!(!unfinished[0].answered);
 
-    let e = ws.answer_interrupt("r", "r/9", "{}").unwrap_err();
+    let e = ws.interrupts().answer("r", "r/9", "{}").unwrap_err();
     assert_eq!(e.code, Errno::ENOENT);
     let answered = ws
-        .answer_interrupt("r", "r/3", r#"{"approved":true}"#)
+        .interrupts()
+        .answer("r", "r/3", r#"{"approved":true}"#)
         .unwrap();
     assert_eq!(answered.answer.as_deref(), Some(r#"{"approved":true}"#));
-    let e = ws.answer_interrupt("r", "r/3", "{}").unwrap_err();
+    let e = ws.interrupts().answer("r", "r/3", "{}").unwrap_err();
     assert!(e.message.contains("already answered"), "{}", e.message);
-    assert!(ws.pending_interrupts().unwrap().is_empty());
-    assert!(ws.unfinished_runs().unwrap()[0].answered);
+    assert!(ws.interrupts().pending().unwrap().is_empty());
+    assert!(ws.runs().unfinished().unwrap()[0].answered);
     assert_eq!(
-        ws.interrupt("r", "r/3", 0)
+        ws.interrupts()
+            .get("r", "r/3", 0)
             .unwrap()
             .unwrap()
             .answer
@@ -164,22 +180,21 @@ fn interrupts_wait_once_and_are_answered_once() {
     );
 
     // The end of the run drops what only an unfinished run needs.
-    ws.journal_output("r", &[row(1, "stat")], &[(1, b"out".to_vec())])
+    ws.journal()
+        .commit_output("r", &[row(1, "stat")], &[(1, b"out".to_vec())])
         .unwrap();
     assert_eq!(
-        ws.emitted_output("r").unwrap(),
+        ws.journal().emitted_output("r").unwrap(),
         (b"out".to_vec(), Vec::new())
     );
-    ws.finish_run(
-        "r",
-        &RunEnd {
-            status: "completed",
-            ..RunEnd::default()
-        },
-    )
-    .unwrap();
-    assert!(ws.journal("r").unwrap().is_empty());
-    assert_eq!(ws.emitted_output("r").unwrap(), (Vec::new(), Vec::new()));
-    assert!(ws.interrupt("r", "r/3", 0).unwrap().is_none());
-    assert!(ws.unfinished_runs().unwrap().is_empty());
+    ws.runs()
+        .finish("r", &RunEnd::new(RunStatus::Completed))
+        .unwrap();
+    assert!(ws.journal().entries("r").unwrap().is_empty());
+    assert_eq!(
+        ws.journal().emitted_output("r").unwrap(),
+        (Vec::new(), Vec::new())
+    );
+    assert!(ws.interrupts().get("r", "r/3", 0).unwrap().is_none());
+    assert!(ws.runs().unfinished().unwrap().is_empty());
 }

@@ -112,7 +112,7 @@ impl Tools {
             started_ns: started,
             completed_ns: completed,
         };
-        if let Err(e) = self.ws.record_tool_call(&record) {
+        if let Err(e) = self.ws.audit().record_tool_call(&record) {
             tracing::warn!("cannot record tool call {name}: {e}");
         }
         value

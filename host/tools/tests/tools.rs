@@ -109,11 +109,12 @@ fn names(v: &Value, list: &str, field: &str) -> Vec<String> {
 }
 
 fn audit(ws: &Workspace, path: &str) -> Vec<AuditRecord> {
-    ws.audit_log(&AuditQuery {
-        path: Some(path.to_owned()),
-        ..Default::default()
-    })
-    .unwrap()
+    ws.audit()
+        .query(&AuditQuery {
+            path: Some(path.to_owned()),
+            ..Default::default()
+        })
+        .unwrap()
 }
 
 // ------------------------------------------------------------- definitions
@@ -798,7 +799,7 @@ fn exec_returns_streams_exit_code_and_run_id() {
     assert_eq!(v["backend"], "js");
     assert!(v.get("hint").is_none());
     let id = v["runId"].as_str().unwrap();
-    let run = ws.run_record(id).unwrap().expect("the run is recorded");
+    let run = ws.runs().get(id).unwrap().expect("the run is recorded");
     assert_eq!(run.exit_code, Some(3));
     assert_eq!(run.stdout, b"out\n");
 }
@@ -834,7 +835,8 @@ fn exec_value_input_cwd_env_and_workspace_access() {
     // The guest's file operations are audited under the run.
     let id = v["runId"].as_str().unwrap();
     let rows = ws
-        .audit_log(&AuditQuery {
+        .audit()
+        .query(&AuditQuery {
             run: Some(id.to_owned()),
             ..Default::default()
         })
@@ -1023,7 +1025,7 @@ fn tool_calls_are_recorded() {
     let big = "y".repeat(10_000);
     ok(&tools, "write", json!({"path": "/big.txt", "content": big}));
 
-    let calls = ws.tool_calls(Page::all()).unwrap();
+    let calls = ws.audit().tool_calls(Page::all()).unwrap();
     assert_eq!(calls.len(), 4);
     let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["write", "read", "nope", "write"]);
@@ -1182,5 +1184,5 @@ fn exec_of_a_run_parked_at_an_approval_says_so() {
         v["hint"].as_str().unwrap().contains("do not run it again"),
         "{v}"
     );
-    assert_eq!(ws.pending_interrupts().unwrap().len(), 1);
+    assert_eq!(ws.interrupts().pending().unwrap().len(), 1);
 }

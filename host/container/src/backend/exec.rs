@@ -9,7 +9,7 @@ use computer_runtime::{
     EXIT_CANCELLED, EXIT_TIMEOUT, Event, Extras, Killer, OutputChannel, OutputSink, RunHandle,
     RunLease, RunResult, RunStatus, SyncStats,
 };
-use computer_store::{DurableRun, NewRun, RunEnd, Workspace};
+use computer_store::{DurableRun, NewRun, OnInterrupt, RunEnd, Workspace};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -67,7 +67,7 @@ impl ContainerBackend {
         // Owned by this process while it runs: if the process dies mid-exec,
         // `recover` fails the run as "may have taken effect" (a command is
         // never run twice).
-        ws.create_durable_run(
+        ws.runs().create_durable(
             &NewRun {
                 id: &run_id,
                 backend: CONTAINER_BACKEND,
@@ -75,13 +75,13 @@ impl ContainerBackend {
                 options: &options_json,
             },
             &DurableRun {
-                on_interrupt: "fail",
+                on_interrupt: OnInterrupt::Fail,
                 spec: None,
                 owner: RunLease::owner(),
                 lease: RUN_LEASE,
             },
         )?;
-        ws.audit_event(
+        ws.audit().event(
             "exec",
             CONTAINER_BACKEND,
             Some(serde_json::json!({
@@ -107,10 +107,10 @@ impl ContainerBackend {
             computer_store::set_actor(format!("run:{thread_id}/{CONTAINER_BACKEND}"));
             let result = this.run_once(&ws, &source, &options, &thread_id, &cancel, &tx);
             let value = result.value.as_ref().map(Value::to_string);
-            if let Err(e) = ws.finish_run(
+            if let Err(e) = ws.runs().finish(
                 &thread_id,
                 &RunEnd {
-                    status: result.status.as_str(),
+                    status: result.status,
                     exit_code: Some(result.exit_code),
                     value: value.as_deref(),
                     error: result.error.as_deref(),

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use computer_store::{DurableRun, NewRun, NodeKind, Workspace};
+use computer_store::{DurableRun, NewRun, NodeKind, OnInterrupt, Workspace};
 use serde_json::Value;
 
 use crate::backend::{Backend, BackendInfo, Commands, Resume};
@@ -19,7 +19,7 @@ use crate::run::exec::Slot;
 use crate::run::handle::RunHandle;
 use crate::run::job::Job;
 use crate::run::limits::Limits;
-use crate::run::options::{ExecOptions, OnInterrupt};
+use crate::run::options::ExecOptions;
 use crate::run::run_id;
 use crate::run::state::RunState;
 use crate::{Inner, Runtime};
@@ -288,7 +288,7 @@ impl GuestBackend {
             "memory_bytes": limits.memory_bytes,
         })
         .to_string();
-        ws.create_durable_run(
+        ws.runs().create_durable(
             &NewRun {
                 id: run_id,
                 backend: &self.name,
@@ -296,13 +296,13 @@ impl GuestBackend {
                 options: &options_json,
             },
             &DurableRun {
-                on_interrupt: on_interrupt.as_str(),
+                on_interrupt,
                 spec,
                 owner: lease::owner_id(),
                 lease: rt.inner.config.lease,
             },
         )?;
-        ws.audit_event(
+        ws.audit().event(
             "exec",
             &self.name,
             Some(serde_json::json!({

@@ -5,7 +5,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use computer_store::{self as store, EntryStatus, Interrupt, Workspace};
+use computer_store::{self as store, EntryKind, EntryStatus, Interrupt, Workspace};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -64,14 +64,20 @@ impl RunState {
             return Ok(op(&self.workspace));
         };
         let hash = journal::args_hash(&[&encode(args)]);
-        let step = journal::lock(&j).step("fs", name, hash);
+        let step = journal::lock(&j).step(EntryKind::Fs, name, hash);
         match step {
             Err(msg) => Err(self.stop_with(Stop::Diverged, msg)),
             Ok(Step::Replay(bytes)) => decode(&bytes, name),
             Ok(Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq)) => {
                 let out = op(&self.workspace);
-                let row =
-                    Journal::entry(seq, "fs", name, hash, EntryStatus::Done, Some(encode(&out)));
+                let row = Journal::entry(
+                    seq,
+                    EntryKind::Fs,
+                    name,
+                    hash,
+                    EntryStatus::Done,
+                    Some(encode(&out)),
+                );
                 let recorded = journal::lock(&j).record(row);
                 recorded.map_err(|e| self.journal_failure(e))?;
                 Ok(out)
@@ -100,7 +106,7 @@ impl RunState {
             return Ok(op(&self.workspace));
         };
         let hash = journal::args_hash(&[&encode(args), data]);
-        let step = journal::lock(&j).step("fs", name, hash);
+        let step = journal::lock(&j).step(EntryKind::Fs, name, hash);
         let seq = match step {
             Err(msg) => return Err(self.stop_with(Stop::Diverged, msg)),
             Ok(Step::Replay(bytes)) => return decode(&bytes, name),
@@ -110,28 +116,37 @@ impl RunState {
             let mut j = journal::lock(&j);
             (j.take_pending(), j.run_id.clone())
         };
-        let row = Journal::entry(seq, "fs", name, hash, EntryStatus::Done, None);
+        let row = Journal::entry(seq, EntryKind::Fs, name, hash, EntryStatus::Done, None);
         let ws = self.workspace.clone();
         let mut result = None;
-        let (_, left) = ws.with_journal(&run_id, rows, Some((row, encode_ok)), || {
-            let r = op(&ws);
-            let status = match &r {
-                Ok(_) => Ok(()),
-                Err(e) => Err(store::FsError::custom(
-                    store::Errno::EIO,
-                    e.path.clone(),
-                    e.message.clone(),
-                )),
-            };
-            result = Some(r);
-            status
-        });
+        let (_, left) = ws
+            .journal()
+            .commit_with(&run_id, rows, Some((row, encode_ok)), || {
+                let r = op(&ws);
+                let status = match &r {
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(store::FsError::custom(
+                        store::Errno::EIO,
+                        e.path.clone(),
+                        e.message.clone(),
+                    )),
+                };
+                result = Some(r);
+                status
+            });
         let out = result.expect("the operation ran");
         if let Some(rows) = left {
             // Nothing committed: a failure, or a call with nothing to change.
             let mut j = journal::lock(&j);
             j.restore_pending(rows);
-            let row = Journal::entry(seq, "fs", name, hash, EntryStatus::Done, Some(encode(&out)));
+            let row = Journal::entry(
+                seq,
+                EntryKind::Fs,
+                name,
+                hash,
+                EntryStatus::Done,
+                Some(encode(&out)),
+            );
             let recorded = j.record(row);
             drop(j);
             recorded.map_err(|e| self.journal_failure(e))?;
@@ -158,7 +173,7 @@ impl RunState {
             let mut ctx = crate::CallContext::detached(String::new(), module, function);
             return Ok(call(&mut ctx));
         };
-        let step = journal::lock(&j).step("module", target, hash);
+        let step = journal::lock(&j).step(EntryKind::Module, target, hash);
         let (seq, fresh) = match step {
             Err(msg) => return Err(self.stop_with(Stop::Diverged, msg)),
             Ok(Step::Replay(bytes)) => return decode(&bytes, target),
@@ -179,7 +194,14 @@ impl RunState {
         let run_id = {
             let mut jl = journal::lock(&j);
             if fresh {
-                let row = Journal::entry(seq, "module", target, hash, EntryStatus::Started, None);
+                let row = Journal::entry(
+                    seq,
+                    EntryKind::Module,
+                    target,
+                    hash,
+                    EntryStatus::Started,
+                    None,
+                );
                 jl.record(row).map_err(|e| self.journal_failure(e))?;
             }
             // The call may reach the outside world: everything before it commits first.
@@ -212,7 +234,7 @@ impl RunState {
         let mut jl = journal::lock(j);
         let row = Journal::entry(
             seq,
-            "module",
+            EntryKind::Module,
             target,
             hash,
             EntryStatus::Done,
@@ -251,7 +273,8 @@ impl InterruptSource for DurableCall {
         let ws = j.ws.clone();
         let run_id = j.run_id.clone();
         match ws
-            .interrupt(&run_id, call_id, index)
+            .interrupts()
+            .get(&run_id, call_id, index)
             .map_err(|e| e.to_string())?
         {
             Some(i) => match i.answer {
@@ -270,7 +293,7 @@ impl InterruptSource for DurableCall {
                     created_ns: 0,
                     answer: None,
                 };
-                if let Err(e) = ws.raise_interrupt(&raised, &rows) {
+                if let Err(e) = ws.interrupts().raise(&raised, &rows) {
                     j.restore_pending(rows);
                     return Err(format!("cannot record the interrupt: {e}"));
                 }
@@ -283,7 +306,7 @@ impl InterruptSource for DurableCall {
         let mut j = journal::lock(&self.journal);
         let row = Journal::entry(
             self.seq,
-            "module",
+            EntryKind::Module,
             &self.target,
             self.hash,
             EntryStatus::Unsafe,

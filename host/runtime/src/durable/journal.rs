@@ -10,7 +10,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use computer_store::{EntryStatus, JournalEntry, Workspace};
+use computer_store::{EntryKind, EntryStatus, JournalEntry, Workspace};
 
 use crate::run::output::Sink;
 use sha2::{Digest, Sha256};
@@ -80,13 +80,13 @@ pub(crate) fn args_hash(parts: &[&[u8]]) -> i64 {
 impl Journal {
     /// Loads what earlier attempts of `run_id` recorded.
     pub fn load(ws: Arc<Workspace>, run_id: &str) -> computer_store::Result<Self> {
-        let recorded = ws.journal(run_id)?;
-        let (out, err) = ws.emitted_output(run_id)?;
+        let recorded = ws.journal().entries(run_id)?;
+        let (out, err) = ws.journal().emitted_output(run_id)?;
         // Time continues from the last recorded monotonic reading.
         let mono_last = recorded
             .iter()
             .rev()
-            .find(|e| e.kind == "clock" && e.name == "monotonic")
+            .find(|e| e.kind == EntryKind::Clock && e.name == "monotonic")
             .and_then(|e| e.result.as_deref())
             .map_or(0, decode_u64);
         Ok(Journal {
@@ -116,7 +116,7 @@ impl Journal {
     }
 
     /// Takes the next position for a call of `kind`/`name` with `hash`.
-    pub fn step(&mut self, kind: &str, name: &str, hash: i64) -> Result<Step, String> {
+    pub fn step(&mut self, kind: EntryKind, name: &str, hash: i64) -> Result<Step, String> {
         if let Some(d) = &self.diverged {
             return Err(d.clone());
         }
@@ -155,7 +155,7 @@ impl Journal {
 
     pub fn entry(
         seq: u64,
-        kind: &str,
+        kind: EntryKind,
         name: &str,
         hash: i64,
         status: EntryStatus,
@@ -163,7 +163,7 @@ impl Journal {
     ) -> JournalEntry {
         JournalEntry {
             seq,
-            kind: kind.to_owned(),
+            kind,
             name: name.to_owned(),
             args_hash: hash,
             status,
@@ -200,7 +200,7 @@ impl Journal {
     /// Commits the queued rows now (before an external effect).
     pub fn flush(&mut self) -> computer_store::Result<()> {
         let rows = self.take_pending();
-        if let Err(e) = self.ws.journal_commit(&self.run_id, &rows) {
+        if let Err(e) = self.ws.journal().commit(&self.run_id, &rows) {
             self.restore_pending(rows);
             return Err(e);
         }
@@ -249,7 +249,11 @@ impl Journal {
             .into_iter()
             .map(|(c, b)| (c as u8 + 1, b))
             .collect();
-        if let Err(e) = self.ws.journal_output(&self.run_id, &rows, &chunks) {
+        if let Err(e) = self
+            .ws
+            .journal()
+            .commit_output(&self.run_id, &rows, &chunks)
+        {
             self.restore_pending(rows);
             self.out_buf = chunks
                 .into_iter()
@@ -285,7 +289,7 @@ impl Journal {
 
     /// A monotonic reading, recorded or fresh.
     pub fn monotonic_now(&mut self) -> Result<u64, String> {
-        match self.step("clock", "monotonic", 0)? {
+        match self.step(EntryKind::Clock, "monotonic", 0)? {
             Step::Replay(bytes) => {
                 let v = decode_u64(&bytes);
                 self.mono_last = v;
@@ -297,7 +301,7 @@ impl Journal {
                     .get_or_insert_with(|| (Instant::now(), self.mono_last));
                 let v = base + at.elapsed().as_nanos() as u64;
                 self.mono_last = v;
-                self.record_value(seq, "clock", "monotonic", v.to_le_bytes().to_vec());
+                self.record_value(seq, EntryKind::Clock, "monotonic", v.to_le_bytes().to_vec());
                 Ok(v)
             }
         }
@@ -305,20 +309,20 @@ impl Journal {
 
     /// A wall-clock reading (nanoseconds since the epoch), recorded or fresh.
     pub fn wall_now(&mut self) -> Result<Duration, String> {
-        match self.step("clock", "wall", 0)? {
+        match self.step(EntryKind::Clock, "wall", 0)? {
             Step::Replay(bytes) => Ok(Duration::from_nanos(decode_u64(&bytes))),
             Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq) => {
                 let now = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .unwrap_or_default();
                 let ns = now.as_nanos() as u64;
-                self.record_value(seq, "clock", "wall", ns.to_le_bytes().to_vec());
+                self.record_value(seq, EntryKind::Clock, "wall", ns.to_le_bytes().to_vec());
                 Ok(Duration::from_nanos(ns))
             }
         }
     }
 
-    fn record_value(&mut self, seq: u64, kind: &str, name: &str, result: Vec<u8>) {
+    fn record_value(&mut self, seq: u64, kind: EntryKind, name: &str, result: Vec<u8>) {
         let row = Journal::entry(seq, kind, name, 0, EntryStatus::Done, Some(result));
         if let Err(e) = self.record(row) {
             // The rows stay queued; the next transaction retries them.

@@ -88,7 +88,7 @@ impl LeaseKeeper {
             .name(format!("lease {run_id}"))
             .spawn(move || {
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(period) {
-                    match ws.renew_lease(&run_id, owner_id(), lease) {
+                    match ws.runs().renew_lease(&run_id, owner_id(), lease) {
                         Ok(true) => {}
                         Ok(false) => {
                             lost.store(true, Ordering::SeqCst);
@@ -120,7 +120,7 @@ impl Drop for LeaseKeeper {
 
 /// A run record held by this process, for backends that run outside the
 /// runtime (containers): the record is created with
-/// `Workspace::create_durable_run` and `owner: RunLease::owner()`, and
+/// `ws.runs().create_durable` and `owner: RunLease::owner()`, and
 /// the lease renewed while this value lives, so `recover` in another
 /// process knows whether the run is still going.
 pub struct RunLease {

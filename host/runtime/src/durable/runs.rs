@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
-use computer_store::{RunEnd, Workspace};
+use computer_store::{OnInterrupt, RunEnd, RunStatus, Workspace};
 use serde::{Deserialize, Serialize};
 
 use crate::Runtime;
@@ -18,7 +18,7 @@ use crate::error::ExecError;
 use crate::modules::call_context::Answer;
 use crate::run::handle::RunHandle;
 use crate::run::limits::Limits;
-use crate::run::options::{ExecOptions, OnInterrupt};
+use crate::run::options::ExecOptions;
 
 /// Everything needed to run a durable run again, as recorded with it.
 /// (The environment is kept in full: a replay must see what the first
@@ -114,8 +114,10 @@ impl Runtime {
         answer: Answer,
     ) -> Result<Option<RunHandle>, ExecError> {
         let started = std::time::Instant::now();
-        let answered = ws.answer_interrupt(run_id, call_id, &answer_json(&answer))?;
-        ws.audit_event(
+        let answered = ws
+            .interrupts()
+            .answer(run_id, call_id, &answer_json(&answer))?;
+        ws.audit().event(
             "respond",
             &format!("ws:{}.{}", answered.module, answered.function),
             Some(serde_json::json!({
@@ -128,12 +130,14 @@ impl Runtime {
             started.elapsed(),
         );
         let others = ws
-            .pending_interrupts()?
+            .interrupts()
+            .pending()?
             .into_iter()
             .any(|p| p.run_id == run_id);
         let waiting = ws
-            .run_record(run_id)?
-            .is_some_and(|r| r.status == "waiting");
+            .runs()
+            .get(run_id)?
+            .is_some_and(|r| r.status == RunStatus::Waiting);
         if others || !waiting {
             return Ok(None);
         }
@@ -146,25 +150,25 @@ impl Runtime {
     pub fn resume(&self, ws: Arc<Workspace>, run_id: &str) -> Result<RunHandle, ExecError> {
         let config = &self.inner.config;
         let claimed = ws
-            .claim_run(run_id, lease::owner_id(), config.lease, &lease::owner_dead)?
+            .runs()
+            .claim(run_id, lease::owner_id(), config.lease, &lease::owner_dead)?
             .ok_or_else(|| {
                 ExecError::InvalidOption(format!(
                     "run {run_id} cannot be resumed: it has ended, or another live process runs it"
                 ))
             })?;
         let fail = |reason: String| -> ExecError {
-            let _ = ws.finish_run(
+            let _ = ws.runs().finish(
                 run_id,
                 &RunEnd {
-                    status: "failed",
                     exit_code: Some(1),
                     error: Some(&reason),
-                    ..RunEnd::default()
+                    ..RunEnd::new(RunStatus::Failed)
                 },
             );
             ExecError::InvalidOption(format!("run {run_id} cannot be resumed: {reason}"))
         };
-        if OnInterrupt::parse(&claimed.on_interrupt) != Some(OnInterrupt::Replay) {
+        if claimed.on_interrupt != OnInterrupt::Replay {
             return Err(fail(
                 "it was interrupted and its on_interrupt is \"fail\"; it has no journal to replay"
                     .into(),
@@ -181,7 +185,7 @@ impl Runtime {
             Ok(b) => b,
             Err(e) => return Err(fail(e.to_string())),
         };
-        ws.audit_event(
+        ws.audit().event(
             "resume",
             &claimed.backend,
             Some(serde_json::json!({"run_id": run_id, "attempt": claimed.attempts})),
@@ -208,8 +212,8 @@ impl Runtime {
     /// process holds are left alone.
     pub fn recover(&self, ws: Arc<Workspace>) -> Result<Vec<Recovered>, ExecError> {
         let mut out = Vec::new();
-        for u in ws.unfinished_runs()? {
-            let orphaned = u.status == "running"
+        for u in ws.runs().unfinished()? {
+            let orphaned = u.status == RunStatus::Running
                 && match &u.owner {
                     None => true,
                     Some(o) if o == lease::owner_id() => false,
@@ -219,12 +223,12 @@ impl Runtime {
                                 .is_none_or(|t| t < computer_store::now_ns())
                     }
                 };
-            let answered = u.status == "waiting" && u.answered;
+            let answered = u.status == RunStatus::Waiting && u.answered;
             if !orphaned && !answered {
                 continue;
             }
             let run_id = u.id.clone();
-            if OnInterrupt::parse(&u.on_interrupt) == Some(OnInterrupt::Replay) {
+            if u.on_interrupt == OnInterrupt::Replay {
                 match self.resume(ws.clone(), &run_id) {
                     Ok(handle) => out.push(Recovered::Resumed { run_id, handle }),
                     Err(e) => out.push(Recovered::Error {
@@ -235,7 +239,7 @@ impl Runtime {
                 continue;
             }
             // Claim it first, so two recovering processes do not both act.
-            match ws.claim_run(
+            match ws.runs().claim(
                 &run_id,
                 lease::owner_id(),
                 self.inner.config.lease,
@@ -250,13 +254,12 @@ impl Runtime {
                             claimed.backend
                         ),
                     };
-                    ws.finish_run(
+                    ws.runs().finish(
                         &run_id,
                         &RunEnd {
-                            status: "failed",
                             exit_code: Some(1),
                             error: Some(&reason),
-                            ..RunEnd::default()
+                            ..RunEnd::new(RunStatus::Failed)
                         },
                     )?;
                     out.push(Recovered::Failed { run_id });

@@ -227,7 +227,7 @@ impl modules::Host for RunState {
                 "args": computer_store::summarize_text(&args_json),
                 "call_id": ctx.call_id(),
             });
-            workspace.audit_event(
+            workspace.audit().event(
                 "module_call",
                 &target,
                 Some(audit_args),

@@ -716,12 +716,12 @@ impl Runtime {
     }
 
     /// Registers every module component stored in `ws`
-    /// (`Workspace::add_module`); returns how many.
+    /// (`Workspace::modules`); returns how many.
     pub fn register_workspace_modules(
         &self,
         ws: &computer_store::Workspace,
     ) -> Result<usize, ExecError> {
-        let records = ws.modules()?;
+        let records = ws.modules().list()?;
         for m in &records {
             self.register_module_component(
                 &m.name,

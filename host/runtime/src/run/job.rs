@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use computer_store::{RunEnd, Workspace};
+use computer_store::{RunEnd, RunStatus, Workspace};
 use serde_json::Value;
 use wasmtime::component::ResourceTable;
 use wasmtime::{Store, UpdateDeadline};
@@ -22,7 +22,9 @@ use crate::durable::lease::LeaseKeeper;
 use crate::run::limits::{Limits, MemoryLimiter};
 use crate::run::options::ExecOptions;
 use crate::run::output::{Channel, GuestStream, Sink};
-use crate::run::result::{EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, RunResult, RunStatus};
+use crate::run::result::{
+    EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, RunResult, status_of_exit,
+};
 use crate::run::state::{RunState, Stop};
 
 pub(crate) struct Job {
@@ -121,7 +123,7 @@ impl Job {
         }
         if outcome.status == RunStatus::Waiting {
             let rows = jl.take_pending();
-            if let Err(e) = self.workspace.park_run(&self.run_id, &rows) {
+            if let Err(e) = self.workspace.runs().park(&self.run_id, &rows) {
                 outcome = Outcome::failed(format!("cannot park the run: {e}"));
             }
         }
@@ -147,10 +149,10 @@ impl Job {
         // A parked run has not ended; a run taken over belongs to its new owner.
         let ended = !matches!(outcome.status, RunStatus::Waiting) && !outcome.lease_lost;
         if ended
-            && let Err(e) = self.workspace.finish_run(
+            && let Err(e) = self.workspace.runs().finish(
                 &self.run_id,
                 &RunEnd {
-                    status: outcome.status.as_str(),
+                    status: outcome.status,
                     exit_code: Some(outcome.exit_code),
                     value: value_text.as_deref(),
                     error: outcome.error.as_deref(),
@@ -318,7 +320,7 @@ impl Job {
         Outcome {
             value,
             ..Outcome::ended(
-                RunStatus::of_exit(outcome.exit_code),
+                status_of_exit(outcome.exit_code),
                 outcome.exit_code,
                 memory.then(|| memory_message(self.limits.memory_bytes)),
             )
@@ -328,7 +330,7 @@ impl Job {
     /// A guest that trapped, exited, or was stopped by the host.
     fn failure(&self, e: wasmtime::Error, state: &RunState) -> Outcome {
         if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
-            return Outcome::ended(RunStatus::of_exit(exit.0), exit.0, None);
+            return Outcome::ended(status_of_exit(exit.0), exit.0, None);
         }
         match state.stop {
             Some(Stop::Parked) => Outcome::ended(RunStatus::Waiting, EXIT_WAITING, None),

@@ -1,43 +1,10 @@
-//! What a caller asks of one run: `ExecOptions`, and what happens to a run
-//! that is interrupted (`OnInterrupt`).
+//! What a caller asks of one run: `ExecOptions`.
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use computer_store::OnInterrupt;
 
 use crate::run::limits::Limits;
-
-/// What happens to a run that is interrupted: by an approval gate, a crash
-/// or a restart of the host process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OnInterrupt {
-    /// Journal every host call; resume by re-running from the start with
-    /// recorded results. Approvals need this.
-    #[default]
-    Replay,
-    /// No journal: an interrupted run is marked failed.
-    Fail,
-}
-
-impl OnInterrupt {
-    /// The name stored in run records and accepted in options.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OnInterrupt::Replay => "replay",
-            OnInterrupt::Fail => "fail",
-        }
-    }
-
-    /// The inverse of [`as_str`](Self::as_str).
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "replay" => Some(OnInterrupt::Replay),
-            "fail" => Some(OnInterrupt::Fail),
-            _ => None,
-        }
-    }
-}
 
 /// Options of one exec, on any backend.
 #[derive(Debug, Clone, Default)]

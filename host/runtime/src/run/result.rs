@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use computer_store::RunStatus;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -33,41 +34,12 @@ pub enum Event {
     },
 }
 
-/// How a run stands once its handle returns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunStatus {
-    /// Exit code 0.
-    Completed,
-    /// Another exit code, or the host ended it (memory, trap).
-    Failed,
-    /// Killed by the caller.
-    Cancelled,
-    /// Stopped by its timeout.
-    TimedOut,
-    /// Parked at an interrupt until the application answers.
-    Waiting,
-}
-
-impl RunStatus {
-    /// The name stored in run records.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Completed => "completed",
-            RunStatus::Failed => "failed",
-            RunStatus::Cancelled => "cancelled",
-            RunStatus::TimedOut => "timed_out",
-            RunStatus::Waiting => "waiting",
-        }
-    }
-
-    /// `Completed` for exit code 0, else `Failed`.
-    pub fn of_exit(code: i32) -> Self {
-        if code == 0 {
-            RunStatus::Completed
-        } else {
-            RunStatus::Failed
-        }
+/// `Completed` for exit code 0, else `Failed`.
+pub(crate) fn status_of_exit(code: i32) -> RunStatus {
+    if code == 0 {
+        RunStatus::Completed
+    } else {
+        RunStatus::Failed
     }
 }
 

@@ -1,0 +1,242 @@
+//! The journal of a durable run ([`Workspace::journal`]): a row per host
+//! call, by position, and the output the run already emitted.
+//!
+//! A workspace mutation and the journal rows waiting for it commit in the
+//! same transaction: the runtime hands them over with
+//! [`Journal::commit_with`], which leaves them in a thread-local, and
+//! `write_tx` writes them just before it commits. So after a crash the
+//! files and the journal always agree.
+
+use std::any::Any;
+use std::cell::RefCell;
+
+use rusqlite::{Connection, params};
+
+use crate::error::Result;
+use crate::status::{EntryKind, EntryStatus};
+use crate::workspace::Workspace;
+
+/// One journalled host call, at position `seq` of its run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalEntry {
+    /// Position in the run: the n-th journalled call.
+    pub seq: u64,
+    /// What kind of call it was.
+    pub kind: EntryKind,
+    /// The function, e.g. `append` or `ws:github.post-comment`.
+    pub name: String,
+    /// A hash of the arguments, to detect a replay that diverges.
+    pub args_hash: i64,
+    /// Whether the result is recorded (see [`EntryStatus`]).
+    pub status: EntryStatus,
+    /// The recorded result, once there is one.
+    pub result: Option<Vec<u8>>,
+}
+
+/// Builds the result bytes of the row that commits with a mutation, from
+/// the mutation's own return value (`&dyn Any` of the operation's output).
+pub type ResultEncoder = Box<dyn FnOnce(&dyn Any) -> Vec<u8>>;
+
+/// Rows handed over by `commit_with`, waiting for `write_tx`.
+struct Attached {
+    /// Set once a transaction has written the rows (it may still roll back).
+    written: bool,
+    run_id: String,
+    rows: Vec<JournalEntry>,
+    /// The row of the mutation itself; its result comes from the encoder.
+    last: Option<(JournalEntry, ResultEncoder)>,
+}
+
+thread_local! {
+    static ATTACHED: RefCell<Option<Attached>> = const { RefCell::new(None) };
+}
+
+/// Called by `write_tx` inside its transaction: writes the attached rows.
+/// Returns whether there were any (they are consumed either way; on an
+/// error the transaction rolls back and `commit_with` reports them unwritten).
+pub(crate) fn write_attached(conn: &Connection, out: &dyn Any) -> Result<()> {
+    ATTACHED.with(|a| {
+        let mut a = a.borrow_mut();
+        let Some(att) = a.as_mut().filter(|att| !att.written) else {
+            return Ok(());
+        };
+        insert_rows(conn, &att.run_id, &att.rows)?;
+        if let Some((row, encode)) = att.last.take() {
+            let row = JournalEntry {
+                result: Some(encode(out)),
+                ..row
+            };
+            insert_rows(conn, &att.run_id, std::slice::from_ref(&row))?;
+        }
+        att.written = true;
+        Ok(())
+    })
+}
+
+/// Writes (or updates) journal rows inside an open transaction.
+pub(crate) fn insert_rows(conn: &Connection, run_id: &str, rows: &[JournalEntry]) -> Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO journal (run_id, seq, kind, name, args_hash, status, result)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (run_id, seq) DO UPDATE SET status = excluded.status, result = excluded.result",
+    )?;
+    for r in rows {
+        stmt.execute(params![
+            run_id,
+            r.seq as i64,
+            r.kind,
+            r.name,
+            r.args_hash,
+            r.status,
+            r.result
+        ])?;
+    }
+    Ok(())
+}
+
+/// The journals of a workspace's durable runs ([`Workspace::journal`]).
+#[derive(Clone, Copy)]
+pub struct Journal<'a> {
+    pub(crate) ws: &'a Workspace,
+}
+
+impl Journal<'_> {
+    /// Runs `op` (one mutating operation) so that `rows`, and `last` with
+    /// its result built from the operation's return value, commit in the
+    /// operation's own transaction. Returns the operation's result and, if
+    /// the operation committed nothing (it failed, or had nothing to
+    /// change), the rows back, for the caller to keep.
+    pub fn commit_with<T>(
+        &self,
+        run_id: &str,
+        rows: Vec<JournalEntry>,
+        last: Option<(JournalEntry, ResultEncoder)>,
+        op: impl FnOnce() -> Result<T>,
+    ) -> (Result<T>, Option<Vec<JournalEntry>>) {
+        ATTACHED.with(|a| {
+            *a.borrow_mut() = Some(Attached {
+                written: false,
+                run_id: run_id.to_owned(),
+                rows,
+                last,
+            })
+        });
+        let out = op();
+        let Some(att) = ATTACHED.with(|a| a.borrow_mut().take()) else {
+            return (out, Some(Vec::new()));
+        };
+        if out.is_ok() && att.written {
+            return (out, None);
+        }
+        // Never used, or written by a transaction that then rolled back.
+        (out, Some(att.rows))
+    }
+
+    /// Commits journal rows on their own (a flush before an external effect).
+    pub fn commit(&self, run_id: &str, rows: &[JournalEntry]) -> Result<()> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        self.ws.meta_tx(|c| insert_rows(c, run_id, rows))
+    }
+
+    /// Commits `rows` and output chunks of the run (channel 1 stdout, 2
+    /// stderr, in the order written) together; the caller emits them only
+    /// after this returns.
+    pub fn commit_output(
+        &self,
+        run_id: &str,
+        rows: &[JournalEntry],
+        chunks: &[(u8, Vec<u8>)],
+    ) -> Result<()> {
+        self.ws.meta_tx(|c| {
+            insert_rows(c, run_id, rows)?;
+            let next: i64 = c
+                .prepare_cached(
+                    "SELECT coalesce(max(seq), 0) + 1 FROM run_output WHERE run_id = ?1",
+                )?
+                .query_row([run_id], |r| r.get(0))?;
+            let mut stmt = c.prepare_cached(
+                "INSERT INTO run_output (run_id, seq, channel, data) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for (i, (channel, data)) in chunks.iter().enumerate() {
+                stmt.execute(params![run_id, next + i as i64, channel, data])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The run's journal, by position.
+    pub fn entries(&self, run_id: &str) -> Result<Vec<JournalEntry>> {
+        self.ws.read_tx(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT seq, kind, name, args_hash, status, result FROM journal
+                 WHERE run_id = ?1 ORDER BY seq",
+            )?;
+            let rows = stmt
+                .query_map([run_id], |r| {
+                    Ok(JournalEntry {
+                        seq: r.get::<_, i64>(0)? as u64,
+                        kind: r.get(1)?,
+                        name: r.get(2)?,
+                        args_hash: r.get(3)?,
+                        status: r.get(4)?,
+                        result: r.get(5)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(rows)
+        })
+    }
+
+    /// Output the run already emitted: (stdout, stderr).
+    pub fn emitted_output(&self, run_id: &str) -> Result<(Vec<u8>, Vec<u8>)> {
+        self.ws.read_tx(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT channel, data FROM run_output WHERE run_id = ?1 ORDER BY seq",
+            )?;
+            let mut out = (Vec::new(), Vec::new());
+            let mut rows = stmt.query([run_id])?;
+            while let Some(r) = rows.next()? {
+                let channel: u8 = r.get(0)?;
+                let data: Vec<u8> = r.get(1)?;
+                if channel == 2 {
+                    out.1.extend_from_slice(&data);
+                } else {
+                    out.0.extend_from_slice(&data);
+                }
+            }
+            Ok(out)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_stored_kind_is_an_error() {
+        let ws = Workspace::in_memory().unwrap();
+        let row = JournalEntry {
+            seq: 0,
+            kind: EntryKind::Clock,
+            name: "wall".into(),
+            args_hash: 0,
+            status: EntryStatus::Done,
+            result: None,
+        };
+        ws.journal()
+            .commit("r", std::slice::from_ref(&row))
+            .unwrap();
+        assert_eq!(ws.journal().entries("r").unwrap(), vec![row]);
+        ws.meta_tx(|c| Ok(c.execute("UPDATE journal SET kind = 'random'", [])?))
+            .unwrap();
+        let e = ws.journal().entries("r").unwrap_err();
+        assert!(
+            e.message.contains("unknown journal entry kind \"random\""),
+            "{}",
+            e.message
+        );
+    }
+}
