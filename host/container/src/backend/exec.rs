@@ -50,52 +50,7 @@ impl ContainerBackend {
             inner: self.inner.clone(),
             run_id: run_id.clone(),
         };
-        let image = options
-            .image
-            .clone()
-            .unwrap_or_else(|| self.inner.config.image.clone());
-        let options_json = serde_json::json!({
-            "cwd": cwd,
-            "args": options.args,
-            "env": options.env.keys().collect::<Vec<_>>(),
-            "timeout_ms": options.timeout.as_millis() as u64,
-            "image": image,
-            "memory_bytes": options.memory_bytes.unwrap_or(self.inner.config.memory_bytes),
-            "network": self.inner.config.network.as_deref().unwrap_or("none"),
-        })
-        .to_string();
-        // Owned by this process while it runs: if the process dies mid-exec,
-        // `recover` fails the run as "may have taken effect" (a command is
-        // never run twice).
-        ws.runs().create_durable(
-            &NewRun {
-                id: &run_id,
-                backend: CONTAINER_BACKEND,
-                source,
-                options: &options_json,
-            },
-            &DurableRun {
-                on_interrupt: OnInterrupt::Fail,
-                spec: None,
-                owner: RunLease::owner(),
-                lease: RUN_LEASE,
-            },
-        )?;
-        ws.audit().event(
-            "exec",
-            CONTAINER_BACKEND,
-            Some(serde_json::json!({
-                "run_id": run_id,
-                "cwd": cwd,
-                "args": options.args,
-                "env": computer_store::redact_env(&options.env),
-                "source": computer_store::summarize_text(source),
-                "image": image,
-            })),
-            "ok",
-            None,
-            Duration::ZERO,
-        );
+        self.record(&ws, source, &options, &cwd, &run_id)?;
         let this = self.clone();
         let source = source.to_owned();
         let thread_id = run_id.clone();
@@ -127,6 +82,64 @@ impl ContainerBackend {
             result
         })
         .map_err(|e| ContainerError::Engine(e.to_string()))
+    }
+
+    /// Creates the run's record (owned by this process) and its audit row.
+    fn record(
+        &self,
+        ws: &Workspace,
+        source: &str,
+        options: &ContainerExecOptions,
+        cwd: &str,
+        run_id: &str,
+    ) -> Result<(), ContainerError> {
+        let image = options
+            .image
+            .clone()
+            .unwrap_or_else(|| self.inner.config.image.clone());
+        let options_json = serde_json::json!({
+            "cwd": cwd,
+            "args": options.args,
+            "env": options.env.keys().collect::<Vec<_>>(),
+            "timeout_ms": options.timeout.as_millis() as u64,
+            "image": image,
+            "memory_bytes": options.memory_bytes.unwrap_or(self.inner.config.memory_bytes),
+            "network": self.inner.config.network.as_deref().unwrap_or("none"),
+        })
+        .to_string();
+        // Owned by this process while it runs: if the process dies mid-exec,
+        // `recover` fails the run as "may have taken effect" (a command is
+        // never run twice).
+        ws.runs().create_durable(
+            &NewRun {
+                id: run_id,
+                backend: CONTAINER_BACKEND,
+                source,
+                options: &options_json,
+            },
+            &DurableRun {
+                on_interrupt: OnInterrupt::Fail,
+                spec: None,
+                owner: RunLease::owner(),
+                lease: RUN_LEASE,
+            },
+        )?;
+        ws.audit().event(
+            "exec",
+            CONTAINER_BACKEND,
+            Some(serde_json::json!({
+                "run_id": run_id,
+                "cwd": cwd,
+                "args": options.args,
+                "env": computer_store::redact_env(&options.env),
+                "source": computer_store::summarize_text(source),
+                "image": image,
+            })),
+            "ok",
+            None,
+            Duration::ZERO,
+        );
+        Ok(())
     }
 
     /// One container exec, start to end, on the calling thread: push, run,

@@ -230,7 +230,7 @@ mod tests {
         assert!(!should_fall_back(127, Some(5), Some(6)));
         assert!(!should_fall_back(1, Some(5), Some(5)));
         assert!(!should_fall_back(127, None, None));
-        assert_eq!(second_id("run-1", "container"), "run-1.container");
-        assert_eq!(second_id(&"x".repeat(128), "container").len(), 128);
+        assert_eq!(second_id("run-1", "vm"), "run-1.vm");
+        assert_eq!(second_id(&"x".repeat(128), "vm").len(), 128);
     }
 }

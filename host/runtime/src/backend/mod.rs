@@ -131,3 +131,6 @@ pub trait Backend: Send + Sync {
         )
     }
 }
+
+#[cfg(test)]
+mod tests;
