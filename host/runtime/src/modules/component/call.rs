@@ -130,7 +130,7 @@ impl ComponentModule {
     /// The call's JSON value from the function's result: a top-level
     /// `result<T, E>` is unwrapped (`err` becomes `ErrorValue`).
     pub(super) fn result(&self, func: &Func, results: Vec<Val>) -> Result<Value, ModuleCallError> {
-        let failed = |e: String| {
+        let failed = |e: component_json::JsonError| {
             ModuleCallError::Failed(format!(
                 "{}.{}: cannot convert the result to JSON: {e}",
                 self.inner.name, func.info.name

@@ -3,6 +3,8 @@
 
 use wasmtime::component::Type;
 
+use super::JsonResult;
+
 /// WIT-like syntax for a type, with named types spelled out:
 /// `list<string>`, `record { title: string, draft: bool }`.
 pub(crate) fn describe(ty: &Type) -> String {
@@ -138,7 +140,7 @@ fn separated<T>(out: &mut String, items: impl Iterator<Item = T>, write: impl Fn
 
 /// `Err` names the first part of `ty` that cannot cross JSON (a resource,
 /// `future`, `stream` or `error-context`).
-pub(crate) fn check_supported(ty: &Type) -> Result<(), String> {
+pub(crate) fn check_supported(ty: &Type) -> JsonResult<()> {
     match ty {
         Type::Own(_) | Type::Borrow(_) => Err("a resource handle".into()),
         Type::Future(_) => Err("a future".into()),

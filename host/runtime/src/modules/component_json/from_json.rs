@@ -6,10 +6,10 @@ use wasmtime::component::types::{
 };
 use wasmtime::component::{Type, Val};
 
-use super::{JsonPath, camel_case, describe, short_desc, show};
+use super::{JsonPath, JsonResult, camel_case, describe, short_desc, show};
 
 /// Converts `v` to a value of `ty`; `path` names the argument for errors.
-pub(crate) fn from_json(ty: &Type, v: &Value, path: &mut JsonPath) -> Result<Val, String> {
+pub(crate) fn from_json(ty: &Type, v: &Value, path: &mut JsonPath) -> JsonResult<Val> {
     macro_rules! int {
         ($variant:ident, $t:ty) => {
             int::<$t>(ty, v, path, <$t>::MIN.into(), <$t>::MAX.into()).map(Val::$variant)
@@ -82,7 +82,7 @@ fn int<T: TryFrom<i128>>(
     path: &JsonPath,
     min: i128,
     max: i128,
-) -> Result<T, String> {
+) -> JsonResult<T> {
     let Some(i) = integer(v) else {
         return path.expected(ty, v);
     };
@@ -95,7 +95,7 @@ fn int<T: TryFrom<i128>>(
     })
 }
 
-fn float32(ty: &Type, v: &Value, path: &JsonPath) -> Result<Val, String> {
+fn float32(ty: &Type, v: &Value, path: &JsonPath) -> JsonResult<Val> {
     match v {
         Value::Null => Ok(Val::Float32(f32::NAN)),
         Value::Number(n) => {
@@ -109,7 +109,7 @@ fn float32(ty: &Type, v: &Value, path: &JsonPath) -> Result<Val, String> {
     }
 }
 
-fn char(ty: &Type, v: &Value, path: &JsonPath) -> Result<Val, String> {
+fn char(ty: &Type, v: &Value, path: &JsonPath) -> JsonResult<Val> {
     let Some(s) = v.as_str() else {
         return path.expected(ty, v);
     };
@@ -124,7 +124,7 @@ fn char(ty: &Type, v: &Value, path: &JsonPath) -> Result<Val, String> {
 }
 
 /// The elements of an array, each converted to `elem`.
-fn elements(elem: &Type, items: &[Value], path: &mut JsonPath) -> Result<Vec<Val>, String> {
+fn elements(elem: &Type, items: &[Value], path: &mut JsonPath) -> JsonResult<Vec<Val>> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         out.push(path.index(i, |p| from_json(elem, item, p))?);
@@ -132,7 +132,7 @@ fn elements(elem: &Type, items: &[Value], path: &mut JsonPath) -> Result<Vec<Val
     Ok(out)
 }
 
-fn list(ty: &Type, l: &List, v: &Value, path: &mut JsonPath) -> Result<Val, String> {
+fn list(ty: &Type, l: &List, v: &Value, path: &mut JsonPath) -> JsonResult<Val> {
     let Value::Array(items) = v else {
         return path.expected(ty, v);
     };
@@ -144,7 +144,7 @@ fn fixed_length_list(
     l: &FixedLengthList,
     v: &Value,
     path: &mut JsonPath,
-) -> Result<Val, String> {
+) -> JsonResult<Val> {
     let Value::Array(items) = v else {
         return path.expected(ty, v);
     };
@@ -160,7 +160,7 @@ fn fixed_length_list(
 }
 
 /// A map from an object (string keys) or an array of `[key, value]` pairs.
-fn map(ty: &Type, m: &Map, v: &Value, path: &mut JsonPath) -> Result<Val, String> {
+fn map(ty: &Type, m: &Map, v: &Value, path: &mut JsonPath) -> JsonResult<Val> {
     let (kt, vt) = (m.key(), m.value());
     let mut out = Vec::new();
     match v {
@@ -202,7 +202,7 @@ fn unknown_keys<'a>(obj: &'a JsonMap<String, Value>, names: &[&str]) -> Vec<&'a 
 }
 
 /// A record from an object; missing `option` fields are `none`.
-fn record(ty: &Type, r: &Record, v: &Value, path: &mut JsonPath) -> Result<Val, String> {
+fn record(ty: &Type, r: &Record, v: &Value, path: &mut JsonPath) -> JsonResult<Val> {
     let Value::Object(obj) = v else {
         return path.expected(ty, v);
     };
@@ -229,7 +229,7 @@ fn record(ty: &Type, r: &Record, v: &Value, path: &mut JsonPath) -> Result<Val, 
     Ok(Val::Record(out))
 }
 
-fn tuple(ty: &Type, t: &Tuple, v: &Value, path: &mut JsonPath) -> Result<Val, String> {
+fn tuple(ty: &Type, t: &Tuple, v: &Value, path: &mut JsonPath) -> JsonResult<Val> {
     let Value::Array(items) = v else {
         return path.expected(ty, v);
     };
@@ -249,7 +249,7 @@ fn tuple(ty: &Type, t: &Tuple, v: &Value, path: &mut JsonPath) -> Result<Val, St
 }
 
 /// A variant from `"case"` or `{"case": payload}`.
-fn variant(ty: &Type, var: &Variant, v: &Value, path: &mut JsonPath) -> Result<Val, String> {
+fn variant(ty: &Type, var: &Variant, v: &Value, path: &mut JsonPath) -> JsonResult<Val> {
     let (name, payload) = match v {
         Value::String(s) => (s.as_str(), None),
         Value::Object(obj) if obj.len() == 1 => {
@@ -294,7 +294,7 @@ fn variant(ty: &Type, var: &Variant, v: &Value, path: &mut JsonPath) -> Result<V
     Ok(Val::Variant(case.name.to_owned(), payload))
 }
 
-fn enumeration(ty: &Type, e: &Enum, v: &Value, path: &JsonPath) -> Result<Val, String> {
+fn enumeration(ty: &Type, e: &Enum, v: &Value, path: &JsonPath) -> JsonResult<Val> {
     let Some(s) = v.as_str() else {
         return path.expected(ty, v);
     };
@@ -309,7 +309,7 @@ fn enumeration(ty: &Type, e: &Enum, v: &Value, path: &JsonPath) -> Result<Val, S
 }
 
 /// Flags from an array of their names (repeats allowed, kept once).
-fn flags(ty: &Type, f: &Flags, v: &Value, path: &mut JsonPath) -> Result<Val, String> {
+fn flags(ty: &Type, f: &Flags, v: &Value, path: &mut JsonPath) -> JsonResult<Val> {
     let Value::Array(items) = v else {
         return path.expected(ty, v);
     };
@@ -332,7 +332,7 @@ fn flags(ty: &Type, f: &Flags, v: &Value, path: &mut JsonPath) -> Result<Val, St
 }
 
 /// A result from `{"ok": ..}` or `{"err": ..}`.
-fn result(ty: &Type, r: &ResultType, v: &Value, path: &mut JsonPath) -> Result<Val, String> {
+fn result(ty: &Type, r: &ResultType, v: &Value, path: &mut JsonPath) -> JsonResult<Val> {
     let entry = match v {
         Value::Object(obj) if obj.len() == 1 => obj.iter().next(),
         _ => None,

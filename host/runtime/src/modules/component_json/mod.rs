@@ -19,6 +19,20 @@ pub(crate) use describe::{check_supported, describe};
 pub(crate) use from_json::from_json;
 pub(crate) use to_json::to_json;
 
+/// Why a value cannot cross between JSON and a component value, said
+/// for people (callers prefix the function it is about).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct JsonError(String);
+
+impl From<&str> for JsonError {
+    fn from(s: &str) -> Self {
+        JsonError(s.to_owned())
+    }
+}
+
+pub(crate) type JsonResult<T> = Result<T, JsonError>;
+
 /// Where in an argument a conversion failed: `opts.labels[2]`.
 #[derive(Default)]
 pub(crate) struct JsonPath(Vec<Seg>);
@@ -62,11 +76,11 @@ impl JsonPath {
         out
     }
 
-    fn fail<T>(&self, what: impl std::fmt::Display) -> Result<T, String> {
-        Err(format!("argument {}: {what}", self.render()))
+    fn fail<T>(&self, what: impl std::fmt::Display) -> JsonResult<T> {
+        Err(JsonError(format!("argument {}: {what}", self.render())))
     }
 
-    fn expected<T>(&self, ty: &Type, got: &Value) -> Result<T, String> {
+    fn expected<T>(&self, ty: &Type, got: &Value) -> JsonResult<T> {
         self.fail(format!("expected {}, got {}", short_desc(ty), show(got)))
     }
 }

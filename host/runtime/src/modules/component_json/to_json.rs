@@ -3,13 +3,15 @@
 use serde_json::{Map as JsonMap, Number, Value};
 use wasmtime::component::Val;
 
+use super::JsonResult;
+
 fn float(f: f64) -> Value {
     Number::from_f64(f).map_or(Value::Null, Value::Number)
 }
 
 /// Converts a component value to JSON. Fails only on values that cannot
 /// cross JSON (resources, futures, streams), which loading refuses.
-pub(crate) fn to_json(v: &Val) -> Result<Value, String> {
+pub(crate) fn to_json(v: &Val) -> JsonResult<Value> {
     Ok(match v {
         Val::Bool(b) => Value::Bool(*b),
         Val::S8(n) => (*n).into(),
@@ -59,7 +61,7 @@ fn single(key: &str, value: Value) -> Value {
 
 /// An object when every key is a string, else an array of `[key, value]`
 /// pairs.
-fn map(pairs: &[(Val, Val)]) -> Result<Value, String> {
+fn map(pairs: &[(Val, Val)]) -> JsonResult<Value> {
     if pairs.iter().all(|(k, _)| matches!(k, Val::String(_))) {
         let mut obj = JsonMap::new();
         for (k, item) in pairs {
@@ -73,13 +75,13 @@ fn map(pairs: &[(Val, Val)]) -> Result<Value, String> {
             pairs
                 .iter()
                 .map(|(k, item)| Ok(Value::Array(vec![to_json(k)?, to_json(item)?])))
-                .collect::<Result<_, String>>()?,
+                .collect::<JsonResult<_>>()?,
         ))
     }
 }
 
 /// `{"ok": payload}` or `{"err": payload}` (`null` without a payload).
-fn result(r: &Result<Option<Box<Val>>, Option<Box<Val>>>) -> Result<Value, String> {
+fn result(r: &Result<Option<Box<Val>>, Option<Box<Val>>>) -> JsonResult<Value> {
     let (key, payload) = match r {
         Ok(p) => ("ok", p),
         Err(p) => ("err", p),
