@@ -11,9 +11,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::bindings::fs::FsError;
+use crate::bindings::modules::ModuleError;
 use crate::durable::journal::{self, Journal, SharedJournal, Step};
-use crate::modules::call_context::{Answer, InterruptSource};
-use crate::run::state::{RunState, Stop};
+use crate::host::error::HostError;
+use crate::modules::call_context::{Answer, CallContext, InterruptSource};
+use crate::run::state::RunState;
 
 type FsResult<T> = wasmtime::Result<Result<T, FsError>>;
 
@@ -22,11 +24,10 @@ pub(crate) fn encode<T: Serialize + ?Sized>(v: &T) -> Vec<u8> {
     postcard::to_stdvec(v).expect("journal results always encode")
 }
 
-fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> wasmtime::Result<T> {
-    postcard::from_bytes(bytes).map_err(|e| {
-        wasmtime::Error::msg(format!(
-            "the journal's record of {what} cannot be read ({e}); was the workspace written by another version?"
-        ))
+fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, HostError> {
+    postcard::from_bytes(bytes).map_err(|source| HostError::Unreadable {
+        what: what.to_owned(),
+        source,
     })
 }
 
@@ -36,18 +37,6 @@ pub(crate) fn unit_ok() -> store::ResultEncoder {
 }
 
 impl RunState {
-    fn stop_with(&mut self, stop: Stop, msg: String) -> wasmtime::Error {
-        self.stop = Some(stop);
-        wasmtime::Error::msg(msg)
-    }
-
-    fn journal_failure(&mut self, e: store::FsError) -> wasmtime::Error {
-        self.stop_with(
-            Stop::Journal,
-            format!("cannot write the run's journal: {e}"),
-        )
-    }
-
     /// A filesystem call that changes nothing: replayed, or executed and
     /// recorded with the next transaction.
     pub(crate) fn fs_read<T, A>(
@@ -64,25 +53,34 @@ impl RunState {
             return Ok(op(&self.workspace));
         };
         let hash = journal::args_hash(&[&encode(args)]);
-        let step = journal::lock(&j).step(EntryKind::Fs, name, hash);
-        match step {
-            Err(msg) => Err(self.stop_with(Stop::Diverged, msg)),
-            Ok(Step::Replay(bytes)) => decode(&bytes, name),
-            Ok(Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq)) => {
-                let out = op(&self.workspace);
-                let row = Journal::entry(
-                    seq,
-                    EntryKind::Fs,
-                    name,
-                    hash,
-                    EntryStatus::Done,
-                    Some(encode(&out)),
-                );
-                let recorded = journal::lock(&j).record(row);
-                recorded.map_err(|e| self.journal_failure(e))?;
-                Ok(out)
-            }
-        }
+        self.journalled_read(&j, name, hash, op)
+            .map_err(|e| self.trap(e))
+    }
+
+    fn journalled_read<T: Serialize + DeserializeOwned>(
+        &self,
+        j: &SharedJournal,
+        name: &'static str,
+        hash: i64,
+        op: impl FnOnce(&Workspace) -> Result<T, FsError>,
+    ) -> Result<Result<T, FsError>, HostError> {
+        let step = journal::lock(j).step(EntryKind::Fs, name, hash);
+        let seq = match step? {
+            Step::Replay(bytes) => return decode(&bytes, name),
+            Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq) => seq,
+        };
+        let out = op(&self.workspace);
+        let row = Journal::entry(
+            seq,
+            EntryKind::Fs,
+            name,
+            hash,
+            EntryStatus::Done,
+            Some(encode(&out)),
+        );
+        let recorded = journal::lock(j).record(row);
+        recorded.map_err(HostError::Journal)?;
+        Ok(out)
     }
 
     /// A filesystem call that may change the workspace: replayed, or
@@ -106,14 +104,25 @@ impl RunState {
             return Ok(op(&self.workspace));
         };
         let hash = journal::args_hash(&[&encode(args), data]);
-        let step = journal::lock(&j).step(EntryKind::Fs, name, hash);
-        let seq = match step {
-            Err(msg) => return Err(self.stop_with(Stop::Diverged, msg)),
-            Ok(Step::Replay(bytes)) => return decode(&bytes, name),
-            Ok(Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq)) => seq,
+        self.journalled_mutation(&j, name, hash, encode_ok, op)
+            .map_err(|e| self.trap(e))
+    }
+
+    fn journalled_mutation<T: Serialize + DeserializeOwned>(
+        &self,
+        j: &SharedJournal,
+        name: &'static str,
+        hash: i64,
+        encode_ok: store::ResultEncoder,
+        op: impl FnOnce(&Workspace) -> Result<T, FsError>,
+    ) -> Result<Result<T, FsError>, HostError> {
+        let step = journal::lock(j).step(EntryKind::Fs, name, hash);
+        let seq = match step? {
+            Step::Replay(bytes) => return decode(&bytes, name),
+            Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq) => seq,
         };
         let (rows, run_id) = {
-            let mut j = journal::lock(&j);
+            let mut j = journal::lock(j);
             (j.take_pending(), j.run_id.clone())
         };
         let row = Journal::entry(seq, EntryKind::Fs, name, hash, EntryStatus::Done, None);
@@ -137,7 +146,7 @@ impl RunState {
         let out = result.expect("the operation ran");
         if let Some(rows) = left {
             // Nothing committed: a failure, or a call with nothing to change.
-            let mut j = journal::lock(&j);
+            let mut j = journal::lock(j);
             j.restore_pending(rows);
             let row = Journal::entry(
                 seq,
@@ -149,7 +158,7 @@ impl RunState {
             );
             let recorded = j.record(row);
             drop(j);
-            recorded.map_err(|e| self.journal_failure(e))?;
+            recorded.map_err(HostError::Journal)?;
         }
         Ok(out)
     }
@@ -162,37 +171,59 @@ impl RunState {
         &mut self,
         target: &str,
         hash: i64,
-        call: impl FnOnce(
-            &mut crate::CallContext,
-        ) -> Result<String, crate::bindings::modules::ModuleError>,
+        call: impl FnOnce(&mut CallContext) -> Result<String, ModuleError>,
         module: &str,
         function: &str,
-    ) -> wasmtime::Result<Result<String, crate::bindings::modules::ModuleError>> {
-        use crate::bindings::modules::ModuleError;
+    ) -> wasmtime::Result<Result<String, ModuleError>> {
         let Some(j) = self.journal.clone() else {
-            let mut ctx = crate::CallContext::detached(String::new(), module, function);
+            let mut ctx = CallContext::detached(String::new(), module, function);
             return Ok(call(&mut ctx));
         };
-        let step = journal::lock(&j).step(EntryKind::Module, target, hash);
-        let (seq, fresh) = match step {
-            Err(msg) => return Err(self.stop_with(Stop::Diverged, msg)),
-            Ok(Step::Replay(bytes)) => return decode(&bytes, target),
-            Ok(Step::Unsafe(seq)) => {
-                let call_id = call_id(&journal::lock(&j).run_id, seq);
+        let journalled = ModuleCall {
+            journal: &j,
+            target,
+            hash,
+        };
+        journalled
+            .run(call, module, function)
+            .map_err(|e| self.trap(e))
+    }
+}
+
+/// One module call of a durable run, at its position in the journal.
+struct ModuleCall<'a> {
+    journal: &'a SharedJournal,
+    target: &'a str,
+    hash: i64,
+}
+
+impl ModuleCall<'_> {
+    fn run(
+        &self,
+        call: impl FnOnce(&mut CallContext) -> Result<String, ModuleError>,
+        module: &str,
+        function: &str,
+    ) -> Result<Result<String, ModuleError>, HostError> {
+        let (j, target, hash) = (self.journal, self.target, self.hash);
+        let step = journal::lock(j).step(EntryKind::Module, target, hash);
+        let (seq, fresh) = match step? {
+            Step::Replay(bytes) => return decode(&bytes, target),
+            Step::Unsafe(seq) => {
+                let call_id = call_id(&journal::lock(j).run_id, seq);
                 let out: Result<String, ModuleError> = Err(ModuleError::MayHaveTakenEffect(
                     format!(
                         "{target} (call {call_id}) passed unsafe_to_repeat and the run stopped before its result was recorded: \
                      it may have taken effect, so it was not repeated"
                     ),
                 ));
-                self.commit_call(&j, seq, target, hash, &out)?;
+                self.commit(seq, &out)?;
                 return Ok(out);
             }
-            Ok(Step::Fresh(seq)) => (seq, true),
-            Ok(Step::Repeat(seq)) => (seq, false),
+            Step::Fresh(seq) => (seq, true),
+            Step::Repeat(seq) => (seq, false),
         };
         let run_id = {
-            let mut jl = journal::lock(&j);
+            let mut jl = journal::lock(j);
             if fresh {
                 let row = Journal::entry(
                     seq,
@@ -202,10 +233,10 @@ impl RunState {
                     EntryStatus::Started,
                     None,
                 );
-                jl.record(row).map_err(|e| self.journal_failure(e))?;
+                jl.record(row).map_err(HostError::Journal)?;
             }
             // The call may reach the outside world: everything before it commits first.
-            jl.flush_all().map_err(|e| self.journal_failure(e))?;
+            jl.flush_all().map_err(HostError::Journal)?;
             jl.run_id.clone()
         };
         let source: Arc<dyn InterruptSource> = Arc::new(DurableCall {
@@ -214,35 +245,29 @@ impl RunState {
             target: target.to_owned(),
             hash,
         });
-        let mut ctx = crate::CallContext::attached(call_id(&run_id, seq), module, function, source);
+        let mut ctx = CallContext::attached(call_id(&run_id, seq), module, function, source);
         let out = call(&mut ctx);
         if ctx.parked() {
-            return Err(self.stop_with(Stop::Parked, "the run is waiting for an answer".into()));
+            return Err(HostError::Parked);
         }
-        self.commit_call(&j, seq, target, hash, &out)?;
+        self.commit(seq, &out)?;
         Ok(out)
     }
 
-    fn commit_call<T: Serialize>(
-        &mut self,
-        j: &SharedJournal,
-        seq: u64,
-        target: &str,
-        hash: i64,
-        out: &T,
-    ) -> wasmtime::Result<()> {
-        let mut jl = journal::lock(j);
+    /// Records the call's result at `seq` and commits it.
+    fn commit<T: Serialize>(&self, seq: u64, out: &T) -> Result<(), HostError> {
+        let mut jl = journal::lock(self.journal);
         let row = Journal::entry(
             seq,
             EntryKind::Module,
-            target,
-            hash,
+            self.target,
+            self.hash,
             EntryStatus::Done,
             Some(encode(out)),
         );
         let r = jl.record(row).and_then(|_| jl.flush_all());
         drop(jl);
-        r.map_err(|e| self.journal_failure(e))
+        r.map_err(HostError::Journal)
     }
 }
 
@@ -268,19 +293,16 @@ impl InterruptSource for DurableCall {
         module: &str,
         function: &str,
         payload: &Value,
-    ) -> Result<Option<Answer>, String> {
+    ) -> Result<Option<Answer>, HostError> {
         let mut j = journal::lock(&self.journal);
         let ws = j.ws.clone();
         let run_id = j.run_id.clone();
-        match ws
+        let recorded = ws
             .interrupts()
             .get(&run_id, call_id, index)
-            .map_err(|e| e.to_string())?
-        {
-            Some(i) => match i.answer {
-                Some(text) => parse_answer(&text).map(Some),
-                None => Ok(None),
-            },
+            .map_err(HostError::Store)?;
+        match recorded {
+            Some(i) => i.answer.map(|text| parse_answer(&text)).transpose(),
             None => {
                 let rows = j.take_pending();
                 let raised = Interrupt {
@@ -295,14 +317,14 @@ impl InterruptSource for DurableCall {
                 };
                 if let Err(e) = ws.interrupts().raise(&raised, &rows) {
                     j.restore_pending(rows);
-                    return Err(format!("cannot record the interrupt: {e}"));
+                    return Err(HostError::RaiseInterrupt(e));
                 }
                 Ok(None)
             }
         }
     }
 
-    fn mark_unsafe(&self, _call_id: &str) -> Result<(), String> {
+    fn mark_unsafe(&self, _call_id: &str) -> Result<(), HostError> {
         let mut j = journal::lock(&self.journal);
         let row = Journal::entry(
             self.seq,
@@ -312,8 +334,8 @@ impl InterruptSource for DurableCall {
             EntryStatus::Unsafe,
             None,
         );
-        j.record(row).map_err(|e| e.to_string())?;
-        j.flush_all().map_err(|e| e.to_string())
+        j.record(row).map_err(HostError::Store)?;
+        j.flush_all().map_err(HostError::Store)
     }
 }
 
@@ -328,9 +350,8 @@ pub(crate) fn answer_json(a: &Answer) -> String {
     }
 }
 
-fn parse_answer(text: &str) -> Result<Answer, String> {
-    let v: Value =
-        serde_json::from_str(text).map_err(|e| format!("stored answer is not JSON: {e}"))?;
+fn parse_answer(text: &str) -> Result<Answer, HostError> {
+    let v: Value = serde_json::from_str(text).map_err(HostError::Answer)?;
     if let Some(reason) = v.get("rejected") {
         return Ok(Answer::Rejected {
             reason: reason.as_str().unwrap_or_default().to_owned(),

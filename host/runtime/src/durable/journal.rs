@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use computer_store::{EntryKind, EntryStatus, JournalEntry, Workspace};
 
+use crate::host::error::HostError;
 use crate::run::output::Sink;
 use sha2::{Digest, Sha256};
 
@@ -116,9 +117,9 @@ impl Journal {
     }
 
     /// Takes the next position for a call of `kind`/`name` with `hash`.
-    pub fn step(&mut self, kind: EntryKind, name: &str, hash: i64) -> Result<Step, String> {
+    pub fn step(&mut self, kind: EntryKind, name: &str, hash: i64) -> Result<Step, HostError> {
         if let Some(d) = &self.diverged {
-            return Err(d.clone());
+            return Err(HostError::Diverged(d.clone()));
         }
         let seq = self.next;
         self.next += 1;
@@ -144,7 +145,7 @@ impl Journal {
                 },
             );
             self.diverged = Some(msg.clone());
-            return Err(msg);
+            return Err(HostError::Diverged(msg));
         }
         Ok(match e.status {
             EntryStatus::Done => Step::Replay(e.result.clone().unwrap_or_default()),
@@ -288,7 +289,7 @@ impl Journal {
     }
 
     /// A monotonic reading, recorded or fresh.
-    pub fn monotonic_now(&mut self) -> Result<u64, String> {
+    pub fn monotonic_now(&mut self) -> Result<u64, HostError> {
         match self.step(EntryKind::Clock, "monotonic", 0)? {
             Step::Replay(bytes) => {
                 let v = decode_u64(&bytes);
@@ -308,7 +309,7 @@ impl Journal {
     }
 
     /// A wall-clock reading (nanoseconds since the epoch), recorded or fresh.
-    pub fn wall_now(&mut self) -> Result<Duration, String> {
+    pub fn wall_now(&mut self) -> Result<Duration, HostError> {
         match self.step(EntryKind::Clock, "wall", 0)? {
             Step::Replay(bytes) => Ok(Duration::from_nanos(decode_u64(&bytes))),
             Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq) => {

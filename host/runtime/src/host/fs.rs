@@ -3,39 +3,13 @@
 use computer_store as store;
 
 use crate::bindings::fs::{
-    self, EditResult, ErrorCode, FindEntry, FsError, GrepMatch, GrepOptions, NodeKind, NodeStat,
-    TextEdit, WriteOptions,
+    self, EditResult, FindEntry, FsError, GrepMatch, GrepOptions, NodeKind, NodeStat, TextEdit,
+    WriteOptions,
 };
 use crate::durable::calls as durable_calls;
 use crate::run::state::RunState;
 
 type FsResult<T> = wasmtime::Result<Result<T, FsError>>;
-
-fn code(e: store::Errno) -> ErrorCode {
-    use store::Errno as E;
-    match e {
-        E::ENOENT => ErrorCode::Enoent,
-        E::EEXIST => ErrorCode::Eexist,
-        E::ENOTDIR => ErrorCode::Enotdir,
-        E::EISDIR => ErrorCode::Eisdir,
-        E::ENOTEMPTY => ErrorCode::Enotempty,
-        E::EINVAL => ErrorCode::Einval,
-        E::ELOOP => ErrorCode::Eloop,
-        E::EROFS => ErrorCode::Erofs,
-        E::EPERM => ErrorCode::Eperm,
-        E::EFBIG => ErrorCode::Efbig,
-        E::ENAMETOOLONG => ErrorCode::Enametoolong,
-        E::EIO => ErrorCode::Eio,
-    }
-}
-
-fn err(e: store::FsError) -> FsError {
-    FsError {
-        code: code(e.code),
-        path: e.path,
-        message: e.message,
-    }
-}
 
 fn edit_result(r: store::EditResult) -> EditResult {
     EditResult {
@@ -93,8 +67,7 @@ impl fs::Host for RunState {
         length: Option<u64>,
     ) -> FsResult<Vec<u8>> {
         self.fs_read("read", &(&path, offset, length), |ws| {
-            ws.read_range(&path, offset.unwrap_or(0), length)
-                .map_err(err)
+            Ok(ws.read_range(&path, offset.unwrap_or(0), length)?)
         })
     }
 
@@ -109,13 +82,13 @@ impl fs::Host for RunState {
             &(&path, &options),
             &data,
             durable_calls::unit_ok(),
-            |ws| ws.write(&path, &data, &opts).map_err(err),
+            |ws| Ok(ws.write(&path, &data, &opts)?),
         )
     }
 
     fn append(&mut self, path: String, data: Vec<u8>) -> FsResult<()> {
         self.fs_mutate("append", &path, &data, durable_calls::unit_ok(), |ws| {
-            ws.append(&path, &data).map_err(err)
+            Ok(ws.append(&path, &data)?)
         })
     }
 
@@ -125,7 +98,7 @@ impl fs::Host for RunState {
             &(&path, size),
             &[],
             durable_calls::unit_ok(),
-            |ws| ws.truncate(&path, size).map_err(err),
+            |ws| Ok(ws.truncate(&path, size)?),
         )
     }
 
@@ -135,10 +108,7 @@ impl fs::Host for RunState {
             &(&path, recursive, mode),
             &[],
             durable_calls::unit_ok(),
-            |ws| {
-                ws.mkdir(&path, &store::MkdirOptions { recursive, mode })
-                    .map_err(err)
-            },
+            |ws| Ok(ws.mkdir(&path, &store::MkdirOptions { recursive, mode })?),
         )
     }
 
@@ -148,10 +118,7 @@ impl fs::Host for RunState {
             &(&path, recursive, force),
             &[],
             durable_calls::unit_ok(),
-            |ws| {
-                ws.rm(&path, store::RmOptions { recursive, force })
-                    .map_err(err)
-            },
+            |ws| Ok(ws.rm(&path, store::RmOptions { recursive, force })?),
         )
     }
 
@@ -161,7 +128,7 @@ impl fs::Host for RunState {
             &(&from, &to),
             &[],
             durable_calls::unit_ok(),
-            |ws| ws.rename(&from, &to).map_err(err),
+            |ws| Ok(ws.rename(&from, &to)?),
         )
     }
 
@@ -171,16 +138,16 @@ impl fs::Host for RunState {
             &(&from, &to, recursive),
             &[],
             durable_calls::unit_ok(),
-            |ws| ws.copy(&from, &to, recursive).map_err(err),
+            |ws| Ok(ws.copy(&from, &to, recursive)?),
         )
     }
 
     fn stat(&mut self, path: String) -> FsResult<NodeStat> {
-        self.fs_read("stat", &path, |ws| ws.stat(&path).map(stat).map_err(err))
+        self.fs_read("stat", &path, |ws| Ok(stat(ws.stat(&path)?)))
     }
 
     fn lstat(&mut self, path: String) -> FsResult<NodeStat> {
-        self.fs_read("lstat", &path, |ws| ws.lstat(&path).map(stat).map_err(err))
+        self.fs_read("lstat", &path, |ws| Ok(stat(ws.lstat(&path)?)))
     }
 
     fn readdir(
@@ -190,9 +157,8 @@ impl fs::Host for RunState {
         limit: Option<u32>,
     ) -> FsResult<Vec<NodeStat>> {
         self.fs_read("readdir", &(&path, offset, limit), |ws| {
-            ws.readdir(&path, page(offset, limit))
-                .map(|v| v.into_iter().map(stat).collect())
-                .map_err(err)
+            let entries = ws.readdir(&path, page(offset, limit))?;
+            Ok(entries.into_iter().map(stat).collect())
         })
     }
 
@@ -202,12 +168,12 @@ impl fs::Host for RunState {
             &(&target, &path),
             &[],
             durable_calls::unit_ok(),
-            |ws| ws.symlink(&target, &path).map_err(err),
+            |ws| Ok(ws.symlink(&target, &path)?),
         )
     }
 
     fn readlink(&mut self, path: String) -> FsResult<String> {
-        self.fs_read("readlink", &path, |ws| ws.readlink(&path).map_err(err))
+        self.fs_read("readlink", &path, |ws| Ok(ws.readlink(&path)?))
     }
 
     fn chmod(&mut self, path: String, mode: u32) -> FsResult<()> {
@@ -216,7 +182,7 @@ impl fs::Host for RunState {
             &(&path, mode),
             &[],
             durable_calls::unit_ok(),
-            |ws| ws.chmod(&path, mode).map_err(err),
+            |ws| Ok(ws.chmod(&path, mode)?),
         )
     }
 
@@ -226,12 +192,12 @@ impl fs::Host for RunState {
             &(&path, mtime_ns),
             &[],
             durable_calls::unit_ok(),
-            |ws| ws.set_mtime(&path, mtime_ns).map_err(err),
+            |ws| Ok(ws.set_mtime(&path, mtime_ns)?),
         )
     }
 
     fn realpath(&mut self, path: String) -> FsResult<String> {
-        self.fs_read("realpath", &path, |ws| ws.realpath(&path).map_err(err))
+        self.fs_read("realpath", &path, |ws| Ok(ws.realpath(&path)?))
     }
 
     fn find(
@@ -242,17 +208,15 @@ impl fs::Host for RunState {
         limit: Option<u32>,
     ) -> FsResult<Vec<FindEntry>> {
         self.fs_read("find", &(&dir, &pattern, offset, limit), |ws| {
-            ws.find(&dir, &pattern, page(offset, limit))
-                .map_err(err)
-                .map(|p| {
-                    p.entries
-                        .into_iter()
-                        .map(|e| FindEntry {
-                            path: e.path,
-                            kind: kind(e.kind),
-                        })
-                        .collect()
+            let found = ws.find(&dir, &pattern, page(offset, limit))?;
+            Ok(found
+                .entries
+                .into_iter()
+                .map(|e| FindEntry {
+                    path: e.path,
+                    kind: kind(e.kind),
                 })
+                .collect())
         })
     }
 
@@ -272,18 +236,18 @@ impl fs::Host for RunState {
             page: page(options.offset, options.limit),
         };
         self.fs_read("grep", &hash_args, |ws| {
-            ws.grep(&dir, &query, &opts).map_err(err).map(|p| {
-                p.matches
-                    .into_iter()
-                    .map(|m| GrepMatch {
-                        path: m.path,
-                        line_number: m.line_number.min(u32::MAX as u64) as u32,
-                        line: m.line,
-                        before: m.before,
-                        after: m.after,
-                    })
-                    .collect()
-            })
+            let found = ws.grep(&dir, &query, &opts)?;
+            Ok(found
+                .matches
+                .into_iter()
+                .map(|m| GrepMatch {
+                    path: m.path,
+                    line_number: m.line_number.min(u32::MAX as u64) as u32,
+                    line: m.line,
+                    before: m.before,
+                    after: m.after,
+                })
+                .collect())
         })
     }
 
@@ -297,11 +261,11 @@ impl fs::Host for RunState {
             .collect();
         let hash_args = durable_calls::encode(&(&path, &batch_args(&batch)));
         self.fs_mutate("edit", &hash_args, &[], edit_ok(), |ws| {
-            ws.edit(&path, &batch).map(edit_result).map_err(err)
+            Ok(edit_result(ws.edit(&path, &batch)?))
         })
     }
 
     fn rev(&mut self) -> FsResult<u64> {
-        self.fs_read("rev", &(), |ws| ws.rev().map_err(err))
+        self.fs_read("rev", &(), |ws| Ok(ws.rev()?))
     }
 }

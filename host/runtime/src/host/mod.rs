@@ -1,2 +1,3 @@
+pub(crate) mod error;
 pub(crate) mod fs;
 pub(crate) mod modules;

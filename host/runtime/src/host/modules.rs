@@ -143,16 +143,21 @@ impl ModuleRegistry {
     }
 }
 
-fn to_wit(e: ModuleCallError) -> ModuleError {
-    match e {
-        ModuleCallError::NotFound(s) => ModuleError::NotFound(s),
-        ModuleCallError::BadArguments(s) => ModuleError::BadArguments(s),
-        ModuleCallError::Rejected(s) => ModuleError::Rejected(s),
-        ModuleCallError::Failed(s) => ModuleError::Failed(s),
-        ModuleCallError::MayHaveTakenEffect(s) => ModuleError::MayHaveTakenEffect(s),
-        ModuleCallError::ErrorValue(v) => ModuleError::ErrorValue(v.to_string()),
-        // The host stops the guest before it could see this.
-        ModuleCallError::Parked => ModuleError::Failed("the run is waiting for an answer".into()),
+/// A module call's error as the guest's `module-error`.
+impl From<ModuleCallError> for ModuleError {
+    fn from(e: ModuleCallError) -> Self {
+        match e {
+            ModuleCallError::NotFound(s) => ModuleError::NotFound(s),
+            ModuleCallError::BadArguments(s) => ModuleError::BadArguments(s),
+            ModuleCallError::Rejected(s) => ModuleError::Rejected(s),
+            ModuleCallError::Failed(s) => ModuleError::Failed(s),
+            ModuleCallError::MayHaveTakenEffect(s) => ModuleError::MayHaveTakenEffect(s),
+            ModuleCallError::ErrorValue(v) => ModuleError::ErrorValue(v.to_string()),
+            // The host stops the guest before it could see this.
+            ModuleCallError::Parked => {
+                ModuleError::Failed("the run is waiting for an answer".into())
+            }
+        }
     }
 }
 
@@ -235,7 +240,7 @@ impl modules::Host for RunState {
                 error.as_deref(),
                 started.elapsed(),
             );
-            result.map(|v| v.to_string()).map_err(to_wit)
+            result.map(|v| v.to_string()).map_err(ModuleError::from)
         };
         self.module_call(&target, hash, call, &bare, &function)
     }

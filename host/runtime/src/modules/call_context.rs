@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::host::error::HostError;
 use crate::host::modules::ModuleCallError;
 
 /// Where answers to interrupts come from and where new ones are parked.
@@ -22,9 +23,9 @@ pub(crate) trait InterruptSource: Send + Sync {
         module: &str,
         function: &str,
         payload: &Value,
-    ) -> Result<Option<Answer>, String>;
+    ) -> Result<Option<Answer>, HostError>;
     /// Records that the call passed `unsafe_to_repeat`.
-    fn mark_unsafe(&self, call_id: &str) -> Result<(), String>;
+    fn mark_unsafe(&self, call_id: &str) -> Result<(), HostError>;
 }
 
 /// The application's answer to an interrupt.
@@ -98,10 +99,10 @@ impl CallContext {
                 _module: &str,
                 _function: &str,
                 _payload: &Value,
-            ) -> Result<Option<Answer>, String> {
+            ) -> Result<Option<Answer>, HostError> {
                 Ok(self.0.get(index as usize).cloned())
             }
-            fn mark_unsafe(&self, _call_id: &str) -> Result<(), String> {
+            fn mark_unsafe(&self, _call_id: &str) -> Result<(), HostError> {
                 Ok(())
             }
         }
@@ -163,10 +164,7 @@ impl CallContext {
         };
         let index = self.next_interrupt;
         self.next_interrupt += 1;
-        match source
-            .answer_or_park(&self.call_id, index, &self.module, &self.function, &payload)
-            .map_err(ModuleCallError::Failed)?
-        {
+        match source.answer_or_park(&self.call_id, index, &self.module, &self.function, &payload)? {
             Some(answer) => Ok(answer),
             None => {
                 self.parked = true;
@@ -183,9 +181,7 @@ impl CallContext {
             return Ok(());
         }
         if let Some(source) = &self.source {
-            source
-                .mark_unsafe(&self.call_id)
-                .map_err(ModuleCallError::Failed)?;
+            source.mark_unsafe(&self.call_id)?;
         }
         self.unsafe_marked = true;
         Ok(())
