@@ -1,6 +1,4 @@
-mod common;
-
-use common::*;
+use crate::support::*;
 use computer_store::{Errno, MkdirOptions, RmOptions, TextEdit, WriteOptions};
 
 #[test]

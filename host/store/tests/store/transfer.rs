@@ -1,8 +1,6 @@
-mod common;
-
 use std::os::unix::fs::{PermissionsExt, symlink};
 
-use common::*;
+use crate::support::*;
 use computer_store::{NodeKind, Workspace};
 
 #[test]

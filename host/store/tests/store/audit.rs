@@ -1,6 +1,4 @@
-mod common;
-
-use common::*;
+use crate::support::*;
 use computer_store::{AuditQuery, Errno, Page, ToolCall, WriteOptions, with_actor};
 
 #[test]

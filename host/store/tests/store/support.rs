@@ -1,4 +1,5 @@
-#![allow(dead_code)]
+//! Helpers shared by the store tests: a workspace, file shorthands, and an
+//! assertion on error codes.
 
 use computer_store::{Errno, FsError, MkdirOptions, RmOptions, Workspace, WriteOptions};
 

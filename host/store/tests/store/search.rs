@@ -1,6 +1,4 @@
-mod common;
-
-use common::*;
+use crate::support::*;
 use computer_store::{Errno, GrepOptions, NodeKind, Page};
 
 fn tree() -> computer_store::Workspace {
