@@ -1,34 +1,20 @@
 //! Durable runs through the public API: approval interrupts (approve,
 //! reject, several per run, several runs), replay that neither repeats
 //! effects nor output, unsafe-to-repeat, and nondeterministic replays.
-//! Crashes of a real process are tested in `tests/durable_crash.rs`.
+//! Crashes of a real process are tested in `tests/it/durable_crash.rs`.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use computer_runtime::{
-    Answer, AsyncModule, CallContext, ExecOptions, FunctionInfo, HostModule, JS_GUEST,
-    ModuleCallError, ModuleFuture, OnInterrupt, RunResult, RunStatus, Runtime, RuntimeConfig,
+    Answer, AsyncModule, CallContext, ExecOptions, FunctionInfo, HostModule, ModuleCallError,
+    ModuleFuture, OnInterrupt, RunResult, RunStatus, Runtime,
 };
 use computer_store::{Interrupt, MkdirOptions, Workspace};
 use serde_json::{Value, json};
 
-fn runtime() -> Runtime {
-    assert!(
-        JS_GUEST.is_some(),
-        "the JS guest is not embedded: run scripts/build-guests.sh"
-    );
-    let rt = Runtime::new(RuntimeConfig {
-        cache_dir: Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("component-cache")),
-        ..Default::default()
-    })
-    .expect("runtime");
-    rt.register_guest("js", JS_GUEST.unwrap())
-        .expect("js guest");
-    rt
-}
+use crate::support::{describe, runtime, s};
 
 fn workspace() -> (tempfile::TempDir, Arc<Workspace>) {
     let dir = tempfile::tempdir().unwrap();
@@ -117,23 +103,8 @@ fn resume(rt: &Runtime, ws: &Arc<Workspace>, p: &Interrupt, answer: Answer) -> R
         .wait()
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 fn read(ws: &Workspace, path: &str) -> String {
-    text(&ws.read(path).unwrap())
-}
-
-fn describe(r: &RunResult) -> String {
-    format!(
-        "status {:?} exit {} error {:?}\nstdout: {}\nstderr: {}",
-        r.status,
-        r.exit_code,
-        r.error,
-        text(&r.stdout),
-        text(&r.stderr)
-    )
+    s(&ws.read(path).unwrap())
 }
 
 const APPROVAL_SCRIPT: &str = r#"
@@ -154,7 +125,7 @@ fn an_approved_interrupt_resumes_the_run_without_repeating_anything() {
     let r = exec(&rt, &ws, APPROVAL_SCRIPT);
     assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
     assert_eq!(r.exit_code, computer_runtime::EXIT_WAITING);
-    assert_eq!(text(&r.stdout), "asking\n");
+    assert_eq!(s(&r.stdout), "asking\n");
     let record = ws.run_record(&r.run_id).unwrap().unwrap();
     assert_eq!(record.status, "waiting");
 
@@ -169,7 +140,7 @@ fn an_approved_interrupt_resumes_the_run_without_repeating_anything() {
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     // Output already emitted is not emitted again, but the result has it all.
     assert_eq!(
-        text(&r2.stdout),
+        s(&r2.stdout),
         "asking\nanswered {\"answer\":{\"approved\":true}} true\n"
     );
     // The append before the interrupt happened once.
@@ -186,7 +157,7 @@ fn an_approved_interrupt_resumes_the_run_without_repeating_anything() {
     assert!(ws.pending_interrupts().unwrap().is_empty());
     let record = ws.run_record(&r.run_id).unwrap().unwrap();
     assert_eq!(record.status, "completed");
-    assert_eq!(text(&record.stdout), text(&r2.stdout));
+    assert_eq!(s(&record.stdout), s(&r2.stdout));
     // The journal is gone once the run has ended.
     assert!(ws.journal(&r.run_id).unwrap().is_empty());
 }
@@ -213,7 +184,7 @@ catch (e) { console.log("refused:", e.message); }
     );
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     assert!(
-        text(&r2.stdout).contains("refused:") && text(&r2.stdout).contains("not on a Friday"),
+        s(&r2.stdout).contains("refused:") && s(&r2.stdout).contains("not on a Friday"),
         "{}",
         describe(&r2)
     );
@@ -243,7 +214,7 @@ for (const step of ["one", "two", "three"]) {
     }
     assert_eq!(r.status, RunStatus::Completed, "{}", describe(&r));
     assert_eq!(read(&ws, "/work/steps"), "one=0\ntwo=1\nthree=2\n");
-    assert_eq!(text(&r.stdout), "one\ntwo\nthree\n");
+    assert_eq!(s(&r.stdout), "one\ntwo\nthree\n");
     // Each attempt replays the answered calls without executing them: 3
     // calls, each executed twice (park, then answer).
     assert_eq!(gate.asks.load(Ordering::SeqCst), 6);
@@ -351,7 +322,7 @@ fn a_run_that_does_not_replay_cannot_ask_for_approval() {
         .unwrap()
         .wait();
     assert_eq!(r.status, RunStatus::Completed, "{}", describe(&r));
-    assert!(text(&r.stdout).contains("not durable"), "{}", describe(&r));
+    assert!(s(&r.stdout).contains("not durable"), "{}", describe(&r));
     assert!(ws.pending_interrupts().unwrap().is_empty());
 }
 
@@ -379,7 +350,7 @@ console.log("again", seen);
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     // "first" was printed by the first attempt, "again" by the replay:
     // the replay saw the same time and the same random numbers.
-    let out = text(&r2.stdout);
+    let out = s(&r2.stdout);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     let first = lines[0].strip_prefix("first ").expect(&out);
@@ -432,7 +403,7 @@ console.log("sent", n);
     let p = ws.pending_interrupts().unwrap().remove(0);
     let r2 = resume(&rt, &ws, &p, Answer::Approved(json!(1)));
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
-    assert_eq!(text(&r2.stdout), "sent 1\n");
+    assert_eq!(s(&r2.stdout), "sent 1\n");
     assert_eq!(gate.sends.load(Ordering::SeqCst), 1, "send ran once");
 }
 
@@ -500,7 +471,7 @@ fn async_host_functions_get_the_call_context_too() {
     let r2 = resume(&rt, &ws, &p, Answer::Approved(json!("yes")));
     assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
     assert_eq!(
-        text(&r2.stdout),
+        s(&r2.stdout),
         format!("{{\"answer\":\"yes\",\"call\":\"{}\"}}\n", p.call_id)
     );
 }

@@ -1,6 +1,6 @@
 //! The process-wide engine is created by the first runtime. A later runtime
-//! with larger limits must still get them: this file holds a single test so
-//! that it controls which runtime comes first.
+//! with larger limits must still get them: the test runs in a process of its
+//! own (`in_own_process`) so that it controls which runtime comes first.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use computer_runtime::{
 };
 use computer_store::Workspace;
 
-const WATCHDOG: Duration = Duration::from_secs(60);
+use crate::support::{WATCHDOG, in_own_process};
 
 fn js_runtime(config: RuntimeConfig) -> Runtime {
     let rt = Runtime::new(config).expect("creating a runtime");
@@ -125,6 +125,9 @@ fn check_concurrency(big: &Runtime, runs: usize) -> Vec<String> {
 
 #[test]
 fn a_later_runtime_gets_its_own_limits() {
+    if !in_own_process("engine_sharing::a_later_runtime_gets_its_own_limits") {
+        return;
+    }
     // First runtime: a small memory limit and the default 64 concurrent runs.
     let small = js_runtime(config(32, 64));
     // Later: the default 256 MiB, and up to 100 concurrent runs.
