@@ -21,22 +21,10 @@ use computer_container::{
 use computer_store::Workspace;
 use sha2::{Digest, Sha256};
 
+use crate::support::skip;
+
 const REGISTRY: &str = "127.0.0.1:47291";
 const REPO: &str = "computer-test/pulled";
-
-fn required() -> bool {
-    std::env::var("COMPUTER_REQUIRE_CONTAINER").is_ok_and(|v| v == "1")
-}
-
-fn skip(name: &str, why: &str) {
-    let msg = format!(
-        "SKIPPED {name}: {why}. Run scripts/setup-podman.sh and scripts/build-image.sh, then export DOCKER_HOST=unix:///tmp/podman.sock"
-    );
-    if required() {
-        panic!("{msg} (COMPUTER_REQUIRE_CONTAINER=1)");
-    }
-    eprintln!("\n!!!!!!!! {msg}\n");
-}
 
 fn digest(bytes: &[u8]) -> String {
     let hash = Sha256::digest(bytes);

@@ -5,18 +5,16 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use computer_tests::{computer, describe, one_json, run_command, text};
+use computer_tests::{component_cache_dir, computer, describe, one_json, run_command, text};
+
+use crate::support::skip;
 
 fn engine_available() -> bool {
     let backend = computer_container::ContainerBackend::new(Default::default()).expect("backend");
     match backend.connect() {
         Ok(_) => true,
         Err(e) => {
-            let msg = format!("SKIPPED container CLI tests: {e}");
-            if std::env::var("COMPUTER_REQUIRE_CONTAINER").is_ok_and(|v| v == "1") {
-                panic!("{msg} (COMPUTER_REQUIRE_CONTAINER=1)");
-            }
-            eprintln!("\n!!!!!!!! {msg}\n");
+            skip("container CLI tests", &e.to_string());
             false
         }
     }
@@ -28,10 +26,10 @@ fn engine_available() -> bool {
 /// has its own.
 fn cmd(dir: &Path, args: &[&str]) -> Command {
     let mut c = computer(dir);
-    c.arg("--workspace").arg(dir.join("ws.db")).args(args).env(
-        "COMPUTER_CACHE_DIR",
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join("component-cache"),
-    );
+    c.arg("--workspace")
+        .arg(dir.join("ws.db"))
+        .args(args)
+        .env("COMPUTER_CACHE_DIR", component_cache_dir());
     c
 }
 
