@@ -5,6 +5,7 @@
 //!
 //! Every case runs, and all mismatches are reported in one failure.
 
+use computer_tests::component_cache_dir;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -33,11 +34,6 @@ const SIDE_FILES: &[&str] = &[
 
 fn cases_dir() -> PathBuf {
     workspace_root().join("guests/js/tests/cases")
-}
-
-/// Compiled components are cached next to the build, not in `$HOME`.
-fn cache_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("component-cache")
 }
 
 fn require_js_guest() {
@@ -225,7 +221,7 @@ fn list_cases(dir: &Path) -> (Vec<String>, Vec<String>) {
 fn runtime() -> Runtime {
     require_js_guest();
     let config = RuntimeConfig {
-        cache_dir: Some(cache_dir()),
+        cache_dir: Some(component_cache_dir()),
         ..Default::default()
     };
     let runtime = Runtime::new(config).expect("creating the runtime");

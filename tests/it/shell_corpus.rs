@@ -16,6 +16,7 @@
 //! - `SHELL_CORPUS_GUEST=PATH.wasm` registers that component as `shell` when
 //!   the runtime has no built-in one.
 
+use computer_tests::component_cache_dir;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -67,14 +68,10 @@ fn selected_scripts() -> (Vec<Script>, bool) {
 
 // ------------------------------------------------------------ the subject
 
-fn cache_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("component-cache")
-}
-
 /// The runtime with a `shell` backend, or a panic that says why there is none.
 fn shell_runtime() -> Runtime {
     let config = RuntimeConfig {
-        cache_dir: Some(cache_dir()),
+        cache_dir: Some(component_cache_dir()),
         ..Default::default()
     };
     let runtime = Runtime::with_builtin_guests(config).expect("creating the runtime");

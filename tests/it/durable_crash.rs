@@ -15,6 +15,7 @@
 //! `DURABLE_CRASH_TRIALS` sets the number of trials (default 30; the
 //! nightly-sized run uses 200). `DURABLE_CRASH_SEED` replays one sequence.
 
+use computer_tests::component_cache_dir;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -136,10 +137,7 @@ impl Trial<'_> {
             .arg(self.dir.join("ws.db"))
             .args(args)
             .env("COUNTER_ADDR", self.addr)
-            .env(
-                "COMPUTER_CACHE_DIR",
-                Path::new(env!("CARGO_TARGET_TMPDIR")).join("component-cache"),
-            )
+            .env("COMPUTER_CACHE_DIR", component_cache_dir())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -319,10 +317,7 @@ fn runs_survive_random_kills_with_exactly_one_execution_of_effects() {
             .args(["exec", "warmup"])
             .arg(&script_path)
             .env("COUNTER_ADDR", &addr)
-            .env(
-                "COMPUTER_CACHE_DIR",
-                Path::new(env!("CARGO_TARGET_TMPDIR")).join("component-cache"),
-            )
+            .env("COMPUTER_CACHE_DIR", component_cache_dir())
             .status()
             .unwrap();
         assert_eq!(
