@@ -44,7 +44,7 @@ write_conf() { # FILE CONTENT
 }
 write_conf "$CONF" "$WANTED"
 
-# The registry-pull test (host/container/tests/registry_pull.rs) serves an
+# The registry-pull test (host/container/tests/container/registry_pull.rs) serves an
 # image over plain HTTP on this loopback address; no other registry is
 # reachable from these machines.
 write_conf /etc/containers/registries.conf.d/50-computer-test-registry.conf '# Written by scripts/setup-podman.sh: the container tests serve an image here.

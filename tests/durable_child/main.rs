@@ -1,4 +1,4 @@
-//! A process that runs durable agent code for `tests/durable_crash.rs`,
+//! A process that runs durable agent code for `tests/it/durable_crash.rs`,
 //! which kills it at random points. It embeds the runtime the way an
 //! application does, with one host module, `ws:remote`:
 //!

@@ -4,7 +4,7 @@
 //!
 //! Like the rest of this crate it does not link against the host crates:
 //! the side that runs a script in the `shell` backend lives in
-//! `tests/shell_corpus.rs` and turns its result into an [`Outcome`].
+//! `tests/it/shell_corpus.rs` and turns its result into an [`Outcome`].
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -465,7 +465,7 @@ impl Baseline {
              # scripts identical to bash (stdout, exit code and resulting tree).\n\
              # `fail` lines list the scripts that differed when this was recorded.\n\
              # Rewrite it with:\n\
-             #   UPDATE_SHELL_BASELINE=1 cargo test -p computer-tests --test shell_corpus -- --nocapture\n",
+             #   UPDATE_SHELL_BASELINE=1 cargo test -p computer-tests --test it -- shell_corpus:: --nocapture\n",
         );
         s.push_str(&format!("passing {}\ntotal {}\n", self.passing, self.total));
         for f in &self.known_failures {

@@ -1,0 +1,12 @@
+//! The runtime's tests through its public API, in one test binary with a
+//! module per area; [`support`] holds the helpers they share. A test that
+//! must be alone in its process re-runs itself in a new one
+//! ([`support::in_own_process`]).
+
+mod support;
+
+mod component_cache;
+mod durable;
+mod engine_sharing;
+mod exec;
+mod module_components;

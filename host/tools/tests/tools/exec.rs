@@ -1,0 +1,178 @@
+//! `exec` through the runtime.
+
+use crate::support::*;
+
+// ------------------------------------------------------------- exec
+
+#[test]
+fn exec_returns_streams_exit_code_and_run_id() {
+    let (ws, tools) = exec_tools();
+    let v = ok(
+        &tools,
+        "exec",
+        json!({"command": "console.log('out'); console.error('err'); process.exitCode = 3;"}),
+    );
+    assert_eq!(v["stdout"], "out\n");
+    assert_eq!(v["stderr"], "err\n");
+    assert_eq!(v["exitCode"], 3);
+    assert_eq!(v["backend"], "js");
+    assert!(v.get("hint").is_none());
+    let id = v["runId"].as_str().unwrap();
+    let run = ws.runs().get(id).unwrap().expect("the run is recorded");
+    assert_eq!(run.exit_code, Some(3));
+    assert_eq!(run.stdout, b"out\n");
+}
+
+#[test]
+fn exec_value_input_cwd_env_and_workspace_access() {
+    let (ws, tools) = exec_tools();
+    let v = ok(
+        &tools,
+        "exec",
+        json!({
+            "command": "export default (input) => ({ doubled: input.n * 2 });",
+            "backend": "js",
+            "input": {"n": 21},
+        }),
+    );
+    assert_eq!(v["value"], json!({"doubled": 42}));
+    assert_eq!(v["exitCode"], 0);
+    assert_eq!(v["status"], "completed");
+
+    ws.mkdir("/work", &Default::default()).unwrap();
+    let v = ok(
+        &tools,
+        "exec",
+        json!({
+            "command": "import fs from 'node:fs'; fs.writeFileSync('out.txt', process.env.GREETING); console.log(process.cwd());",
+            "cwd": "/work",
+            "env": {"GREETING": "hello"},
+        }),
+    );
+    assert_eq!(v["stdout"], "/work\n");
+    assert_eq!(text(&ws, "/work/out.txt"), "hello");
+    // The guest's file operations are audited under the run.
+    let id = v["runId"].as_str().unwrap();
+    let rows = ws
+        .audit()
+        .query(&AuditQuery {
+            run: Some(id.to_owned()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(
+        rows.iter()
+            .any(|r| r.target == "/work/out.txt" && r.outcome == "ok"),
+        "{rows:#?}"
+    );
+    assert!(
+        rows.iter().all(|r| r.actor == format!("run:{id}/js")),
+        "{rows:#?}"
+    );
+}
+
+#[test]
+fn exec_caps_each_stream_at_64_kib() {
+    let (_ws, tools) = exec_tools();
+    let v = ok(
+        &tools,
+        "exec",
+        json!({"command": "process.stdout.write('x'.repeat(100000)); process.stderr.write('€'.repeat(30000));"}),
+    );
+    let stdout = v["stdout"].as_str().unwrap();
+    assert_eq!(
+        stdout,
+        format!(
+            "{}\n[truncated, {} more bytes]",
+            "x".repeat(65536),
+            100000 - 65536
+        )
+    );
+    // 30000 three-byte characters: the cut moves back to a character boundary.
+    let stderr = v["stderr"].as_str().unwrap();
+    let kept = 65535; // the largest multiple of 3 not above 65536
+    assert_eq!(
+        stderr,
+        format!(
+            "{}\n[truncated, {} more bytes]",
+            "€".repeat(kept / 3),
+            90000 - kept
+        )
+    );
+}
+
+#[test]
+fn exec_timeout_exits_124() {
+    let (_ws, tools) = exec_tools();
+    let started = std::time::Instant::now();
+    let v = ok(
+        &tools,
+        "exec",
+        json!({"command": "while (true) {}", "timeoutMs": 300}),
+    );
+    assert_eq!(v["exitCode"], 124, "{v}");
+    assert_eq!(v["status"], "timed_out");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}
+
+#[test]
+fn exec_exit_127_hints_at_another_backend() {
+    let (_ws, tools) = exec_tools();
+    let v = ok(&tools, "exec", json!({"command": "process.exit(127)"}));
+    assert_eq!(v["exitCode"], 127);
+    assert!(
+        v["hint"].as_str().unwrap().contains("another backend"),
+        "{v}"
+    );
+}
+
+#[test]
+fn exec_errors() {
+    let (_ws, tools) = exec_tools();
+    let msg = err(&tools, "exec", json!({"command": "1", "backend": "python"}));
+    assert!(
+        msg.contains("\"python\" is not available") && msg.contains("js"),
+        "{msg}"
+    );
+    let msg = err(&tools, "exec", json!({"command": "1", "timeout": 5}));
+    assert!(
+        msg.contains("unknown field `timeout`") && msg.contains("timeoutMs"),
+        "{msg}"
+    );
+    let msg = err(&tools, "exec", json!({"backend": "js"}));
+    assert!(msg.contains("missing field `command`"), "{msg}");
+    let msg = err(
+        &tools,
+        "exec",
+        json!({"command": "1", "cwd": "/no/such/dir"}),
+    );
+    assert!(msg.contains("/no/such/dir"), "{msg}");
+    let msg = err(&tools, "exec", json!({"command": "1", "env": {"A": 1}}));
+    assert!(msg.contains("invalid type"), "{msg}");
+}
+
+#[test]
+fn exec_backends_option_filters_and_orders() {
+    let ws = workspace();
+    let tools = Tools::new(
+        ws,
+        Some(runtime()),
+        ToolOptions {
+            readonly: false,
+            backends: vec!["container".into(), "js".into()],
+        },
+    );
+    assert_eq!(tools.backends(), ["js"]);
+    // Nothing left: no exec at all.
+    let tools = Tools::new(
+        workspace(),
+        Some(runtime()),
+        ToolOptions {
+            readonly: false,
+            backends: vec!["container".into()],
+        },
+    );
+    assert!(!tools.definitions().iter().any(|d| d.name == "exec"));
+    let msg = err(&tools, "exec", json!({"command": "1"}));
+    assert!(msg.contains("unknown tool"), "{msg}");
+}

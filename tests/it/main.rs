@@ -1,0 +1,24 @@
+//! The black-box tests of `computer`, in one test binary with a module per
+//! area: every test binary links wasmtime, so one binary instead of
+//! seventeen saves link time and disk. Shared helpers are in the
+//! `computer_tests` library (`tests/support/`).
+//!
+//! One area: `cargo test -p computer-tests -- cli_mcp::`.
+
+mod cli_concurrency;
+mod cli_dirs;
+mod cli_durable;
+mod cli_edit;
+mod cli_exec;
+mod cli_files;
+mod cli_mcp;
+mod cli_modules;
+mod cli_output;
+mod cli_search;
+mod cli_transfer;
+mod cli_workspace;
+mod durable_crash;
+mod js_cases;
+mod shell_corpus;
+mod shell_limits;
+mod wit_contract;
