@@ -15,6 +15,8 @@ echo "== cargo fmt --check"
 cargo fmt --all --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+echo "== cargo doc (warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 # Container backend tests run against a real engine (Podman's API service) and the local image.
 ./scripts/setup-podman.sh >/dev/null && ./scripts/build-image.sh && export DOCKER_HOST=unix:///tmp/podman.sock COMPUTER_REQUIRE_CONTAINER=1
 echo "== cargo test"

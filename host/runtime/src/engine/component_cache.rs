@@ -38,6 +38,7 @@ fn key(engine: &Engine, bytes: &[u8]) -> String {
 }
 
 /// Loads `bytes` as a component, from the cache when possible.
+#[allow(unsafe_code)] // deserializing our own cached compile; see the SAFETY note
 pub(crate) fn load(
     engine: &Engine,
     name: &str,
