@@ -119,7 +119,8 @@ fn native_quickjs(source: &str) -> Result<i64> {
             .and_then(|m| m.eval())
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         promise.finish::<()>().map_err(|e| anyhow::anyhow!("{e}"))?;
-        let f: rquickjs::Function = module.get("default").map_err(|e| anyhow::anyhow!("{e}"))?;
+        let f: rquickjs::Function<'_> =
+            module.get("default").map_err(|e| anyhow::anyhow!("{e}"))?;
         f.call::<_, i64>(()).map_err(|e| anyhow::anyhow!("{e}"))
     })
 }

@@ -9,7 +9,7 @@
 //! - matched ranges must not overlap, and all replacements land at once;
 //! - a UTF-8 BOM is ignored for matching and kept in the output;
 //! - edits written with `\n` follow the file's line endings (see
-//!   [`LineEndings`]).
+//!   `LineEndings`).
 
 use std::ops::Range;
 

@@ -67,7 +67,7 @@ pub fn summarize_bytes(data: &[u8]) -> Value {
 /// without a second pass over the bytes: content of one chunk gets its
 /// sha256 as usual; larger content is identified by the sha256 of its
 /// chunks' sha256s (`chunks_sha256`, chunks of [`crate::CHUNK_SIZE`]).
-pub(crate) fn summarize_content(content: &crate::content::Hashed) -> Value {
+pub(crate) fn summarize_content(content: &crate::content::Hashed<'_>) -> Value {
     let data = content.data;
     if data.len() <= INLINE_ARG
         && let Ok(text) = std::str::from_utf8(data)

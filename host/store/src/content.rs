@@ -137,7 +137,7 @@ fn put_all(conn: &Connection, data: &[u8], ids: &mut Vec<i64>) -> Result<()> {
     Ok(())
 }
 
-fn put_hashed(conn: &Connection, content: &Hashed) -> Result<Vec<i64>> {
+fn put_hashed(conn: &Connection, content: &Hashed<'_>) -> Result<Vec<i64>> {
     content
         .data
         .chunks(CHUNK_SIZE)
@@ -147,7 +147,12 @@ fn put_hashed(conn: &Connection, content: &Hashed) -> Result<Vec<i64>> {
 }
 
 /// Replaces the content of `node`.
-pub(crate) fn replace(conn: &Connection, node: i64, content: &Hashed, mtime_ns: i64) -> Result<()> {
+pub(crate) fn replace(
+    conn: &Connection,
+    node: i64,
+    content: &Hashed<'_>,
+    mtime_ns: i64,
+) -> Result<()> {
     let old = chunk_list(conn, node)?;
     // New references first, so rewriting identical content never frees a chunk.
     let ids = put_hashed(conn, content)?;
@@ -159,7 +164,7 @@ pub(crate) fn replace(conn: &Connection, node: i64, content: &Hashed, mtime_ns: 
 pub(crate) fn fill_new(
     conn: &Connection,
     node: i64,
-    content: &Hashed,
+    content: &Hashed<'_>,
     mtime_ns: i64,
 ) -> Result<()> {
     let ids = put_hashed(conn, content)?;

@@ -97,7 +97,11 @@ impl ContainerBackend {
         config
     }
 
-    pub(super) fn attempt(&self, a: &Attempt, acct: &mut Account) -> Result<Ran, ContainerError> {
+    pub(super) fn attempt(
+        &self,
+        a: &Attempt<'_>,
+        acct: &mut Account,
+    ) -> Result<Ran, ContainerError> {
         let config = self.exec_config(a.options);
         let engine = self.engine()?;
         let st = WsState::for_workspace(a.ws, &config.state_root());
@@ -147,8 +151,8 @@ impl ContainerBackend {
     /// they took effect, so they are pulled before anything else.
     fn pull_leftovers(
         &self,
-        a: &Attempt,
-        site: &Site,
+        a: &Attempt<'_>,
+        site: &Site<'_>,
         synced: &mut Synced,
         acct: &mut Account,
     ) -> Result<(), ContainerError> {
@@ -190,10 +194,10 @@ impl ContainerBackend {
     /// if it has to be; then watches the copy. True if a container was created.
     fn push_and_start(
         &self,
-        a: &Attempt,
+        a: &Attempt<'_>,
         engine: &Engine,
-        spec: &Spec,
-        site: &Site,
+        spec: &Spec<'_>,
+        site: &Site<'_>,
         synced: &mut Synced,
         acct: &mut Account,
     ) -> Result<bool, ContainerError> {
@@ -269,10 +273,10 @@ impl ContainerBackend {
     /// gone. Returns what ran and whether a container was created.
     fn run_command(
         &self,
-        a: &Attempt,
+        a: &Attempt<'_>,
         engine: &Engine,
-        spec: &Spec,
-        site: &Site,
+        spec: &Spec<'_>,
+        site: &Site<'_>,
         mut created: bool,
         acct: &mut Account,
     ) -> (Result<Ran, ContainerError>, bool) {
@@ -355,7 +359,7 @@ impl ContainerBackend {
     /// Whatever happened, pulls what the command did back into the workspace.
     fn pull_back(
         &self,
-        site: &Site,
+        site: &Site<'_>,
         ws: &Workspace,
         synced: Synced,
         rev_at_push: Option<u64>,

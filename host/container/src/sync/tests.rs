@@ -107,7 +107,7 @@ impl Setup {
         s
     }
 
-    fn syncer<R>(&mut self, report: &mut SyncReport, f: impl FnOnce(&mut Syncer) -> R) -> R {
+    fn syncer<R>(&mut self, report: &mut SyncReport, f: impl FnOnce(&mut Syncer<'_>) -> R) -> R {
         let mut sy = Syncer {
             ws: &self.ws,
             root: &self.root,
