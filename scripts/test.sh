@@ -19,6 +19,12 @@ echo "== cargo doc (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 # Container backend tests run against a real engine (Podman's API service) and the local image.
 ./scripts/setup-podman.sh >/dev/null && ./scripts/build-image.sh && export DOCKER_HOST=unix:///tmp/podman.sock COMPUTER_REQUIRE_CONTAINER=1
+echo "== cargo build (every target, features unified as for the tests)"
+# The CLI tests run the `computer` binary; built here with the test build's
+# features, it shares every dependency with the tests (built alone, with
+# `-p computer-cli`, it would compile wasmtime a second time).
+cargo build --workspace --all-targets --quiet
+export COMPUTER_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/computer"
 echo "== cargo test"
 cargo test --workspace
 echo "== benchmark smoke (measures nothing; checks the bench binary runs)"
