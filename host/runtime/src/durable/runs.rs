@@ -250,7 +250,7 @@ impl Runtime {
                     let reason = match self.backend(&claimed.backend) {
                         Ok(b) => b.abandoned(owner),
                         Err(_) => format!(
-                            "the process running it ({owner}) died, and its backend {:?} is not registered here; it was not resumed",
+                            "the process running it ({owner}) died mid-run, and its backend {:?} is not registered here to say more: it may have taken effect, so it was not run again",
                             claimed.backend
                         ),
                     };
