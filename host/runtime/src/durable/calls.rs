@@ -56,7 +56,6 @@ impl RunState {
         journalled_read(&self.workspace, &j, name, hash, op).map_err(|e| self.trap(e))
     }
 
-
     /// A filesystem call that may change the workspace: replayed, or
     /// executed with its journal row (and the queued ones) committing in
     /// the same transaction. `data` is hashed on its own so large writes are
@@ -81,7 +80,6 @@ impl RunState {
         journalled_mutation(&self.workspace, &j, name, hash, encode_ok, op)
             .map_err(|e| self.trap(e))
     }
-
 
     /// A module call, journalled: a recorded result is returned as it is;
     /// otherwise the call is recorded as started (committed before it runs,

@@ -5,12 +5,10 @@ use wasmtime::component::Resource;
 use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
 use wasmtime_wasi::p2::bindings::sync::filesystem::types::{
     self, Advice, DescriptorFlags, DescriptorStat, DescriptorType, DirectoryEntry,
-    DirectoryEntryStream, Filesize, MetadataHashValue, NewTimestamp, OpenFlags,
-    PathFlags,
+    DirectoryEntryStream, Filesize, MetadataHashValue, NewTimestamp, OpenFlags, PathFlags,
 };
 use wasmtime_wasi::p2::{DynInputStream, DynOutputStream, FsError, FsResult};
 
-use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 use super::errors::{StreamFsError, code};
 use super::file::lock;
 use super::paths::{descriptor_stat, descriptor_type};
@@ -18,6 +16,7 @@ use super::streams::{FileReader, FileWriter};
 use super::tree::{Meta, Res};
 use super::{Desc, Node, WasiFs};
 use crate::run::state::RunState;
+use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 type Fd = Resource<WasiDescriptor>;
 
@@ -41,7 +40,9 @@ impl WasiFs {
     fn flags(&self, fd: &Fd) -> Res<DescriptorFlags> {
         let d = self.get(fd)?;
         Ok(match &d.node {
-            Node::Dir if d.tree.writable() => DescriptorFlags::READ | DescriptorFlags::MUTATE_DIRECTORY,
+            Node::Dir if d.tree.writable() => {
+                DescriptorFlags::READ | DescriptorFlags::MUTATE_DIRECTORY
+            }
             Node::Dir => DescriptorFlags::READ,
             Node::File(f) => {
                 let f = lock(f);
@@ -244,7 +245,9 @@ impl types::HostDescriptor for RunState {
     ) -> FsResult<MetadataHashValue> {
         let d = self.wasi_fs.dir(&fd)?;
         let full = super::join(&d.path, &path)?;
-        let m = d.tree.stat(&full, flags.contains(PathFlags::SYMLINK_FOLLOW))?;
+        let m = d
+            .tree
+            .stat(&full, flags.contains(PathFlags::SYMLINK_FOLLOW))?;
         Ok(self.wasi_fs.hash(&m))
     }
 

@@ -4,14 +4,14 @@
 
 use wasmtime::component::{HasData, HasSelf, Linker, ResourceTable};
 use wasmtime_wasi::WasiView;
-use wasmtime_wasi::cli::WasiCliView;
-use wasmtime_wasi::clocks::WasiClocksView;
-use wasmtime_wasi::sockets::WasiSocketsView;
 use wasmtime_wasi::cli::WasiCli;
+use wasmtime_wasi::cli::WasiCliView;
 use wasmtime_wasi::clocks::WasiClocks;
+use wasmtime_wasi::clocks::WasiClocksView;
 use wasmtime_wasi::p2::bindings::{self as wasi, sync};
 use wasmtime_wasi::random::WasiRandom;
 use wasmtime_wasi::sockets::WasiSockets;
+use wasmtime_wasi::sockets::WasiSocketsView;
 
 use crate::run::state::RunState;
 

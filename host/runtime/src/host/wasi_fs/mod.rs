@@ -37,9 +37,9 @@ use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
 use wasmtime_wasi::p2::bindings::filesystem::preopens;
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
-pub use self::mount::{Mount, MountSource};
 use self::errors::code;
 use self::file::SharedFile;
+pub use self::mount::{Mount, MountSource};
 use self::readdir::DirStream;
 use self::tree::{Res, StoreTree, Tree};
 use crate::durable::journal::SharedJournal;
@@ -92,9 +92,7 @@ impl WasiFs {
         for m in mounts {
             let tree = match &m.source {
                 MountSource::HostDir(dir) => Tree::HostDir(Arc::new(dir.clone())),
-                MountSource::Files(files) => {
-                    Tree::Files(Arc::new(mount::MountFiles::new(files)))
-                }
+                MountSource::Files(files) => Tree::Files(Arc::new(mount::MountFiles::new(files))),
             };
             preopens.push((tree, m.guest_path.clone()));
         }

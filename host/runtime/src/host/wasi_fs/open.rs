@@ -6,15 +6,13 @@ use std::sync::{Arc, Mutex};
 use computer_store::{Errno, WriteOptions};
 use wasmtime::component::Resource;
 use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
-use wasmtime_wasi::p2::bindings::sync::filesystem::types::{
-    DescriptorFlags, OpenFlags, PathFlags,
-};
+use wasmtime_wasi::p2::bindings::sync::filesystem::types::{DescriptorFlags, OpenFlags, PathFlags};
 
-use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 use super::errors::code;
 use super::file::{OpenFile, check_file_kind};
 use super::tree::{Kind, Meta, Res, Tree};
 use super::{Desc, Node, WasiFs, join};
+use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 /// Whether an error is "it does not exist".
 fn is_missing(e: &wasmtime_wasi::p2::FsError) -> bool {

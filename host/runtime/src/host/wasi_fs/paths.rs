@@ -10,10 +10,10 @@ use wasmtime_wasi::p2::bindings::sync::filesystem::types::{
     DescriptorStat, DescriptorType, NewTimestamp,
 };
 
-use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 use super::errors::code;
 use super::tree::{Kind, Meta, Res};
 use super::{WasiFs, join};
+use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 pub(crate) fn descriptor_type(k: Kind) -> DescriptorType {
     match k {
@@ -131,15 +131,12 @@ impl WasiFs {
         let Some(ns) = mtime_of(mtime) else {
             return Ok(());
         };
-        store.mutate("wasi.set-mtime", &(full, ns), &[], |ws| ws.set_mtime(full, ns))
+        store.mutate("wasi.set-mtime", &(full, ns), &[], |ws| {
+            ws.set_mtime(full, ns)
+        })
     }
 
-    pub(crate) fn set_times_at(
-        &self,
-        fd: Fd<'_>,
-        path: &str,
-        mtime: NewTimestamp,
-    ) -> Res<()> {
+    pub(crate) fn set_times_at(&self, fd: Fd<'_>, path: &str, mtime: NewTimestamp) -> Res<()> {
         let d = self.dir(fd)?;
         let full = join(&d.path, path)?;
         self.set_mtime(fd, &full, mtime)

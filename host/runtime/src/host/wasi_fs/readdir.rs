@@ -8,11 +8,11 @@ use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
 use wasmtime_wasi::p2::bindings::sync::filesystem::types::DirectoryEntry;
 use wasmtime_wasi::p2::bindings::sync::filesystem::types::DirectoryEntryStream;
 
-use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
+use super::WasiFs;
 use super::errors::code;
 use super::paths::descriptor_type;
 use super::tree::{Kind, Res, Tree};
-use super::WasiFs;
+use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 const PAGE: u64 = 256;
 
@@ -33,10 +33,13 @@ impl DirStream {
             self.offset += page.len() as u64;
             self.buffered.extend(page);
         }
-        Ok(self.buffered.pop_front().map(|(name, kind)| DirectoryEntry {
-            type_: descriptor_type(kind),
-            name,
-        }))
+        Ok(self
+            .buffered
+            .pop_front()
+            .map(|(name, kind)| DirectoryEntry {
+                type_: descriptor_type(kind),
+                name,
+            }))
     }
 }
 

@@ -29,7 +29,9 @@ pub(crate) struct Meta {
     pub ino: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub(crate) enum Kind {
     File,
     Dir,
@@ -180,7 +182,11 @@ impl Tree {
             Tree::Store(s) => {
                 let name = if follow { "wasi.stat" } else { "wasi.lstat" };
                 s.read(name, path, |ws| {
-                    let st = if follow { ws.stat(path)? } else { ws.lstat(path)? };
+                    let st = if follow {
+                        ws.stat(path)?
+                    } else {
+                        ws.lstat(path)?
+                    };
                     Ok(Meta::of(&st))
                 })
             }
