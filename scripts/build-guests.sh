@@ -38,7 +38,7 @@ export CFLAGS_wasm32_wasip2="--sysroot=$SYSROOT"
 if [ "${1:-}" = "clippy" ]; then
   shift
   cargo clippy --release --target wasm32-wasip2 --manifest-path "$GUESTS/Cargo.toml" "$@" -- -D warnings
-  for module in examples/github-module tests/fixtures/test-module; do
+  for module in examples/github-module tests/fixtures/test-module tests/fixtures/wasi-fs-probe; do
     cargo clippy --release --target wasm32-wasip2 --manifest-path "$ROOT/$module/Cargo.toml" --target-dir "$TARGET_DIR" -- -D warnings
   done
   exit 0
@@ -47,16 +47,17 @@ fi
 log "building guests (release, wasm32-wasip2)"
 cargo build --release --target wasm32-wasip2 --manifest-path "$GUESTS/Cargo.toml" "$@"
 
-# Module components: the ws:github example and the runtime tests' module.
-# Each is its own cargo workspace; they share the guests' target directory,
-# so they land next to the guests (github_module.wasm, computer_test_module.wasm).
-for module in examples/github-module tests/fixtures/test-module; do
+# Module components: the ws:github example and the runtime tests' module,
+# and the wasi:filesystem probe (a wasi:cli/command). Each is its own cargo
+# workspace; they share the guests' target directory, so they land next to
+# the guests (github_module.wasm, computer_test_module.wasm, wasi_fs_probe.wasm).
+for module in examples/github-module tests/fixtures/test-module tests/fixtures/wasi-fs-probe; do
   log "building module component $module"
   cargo build --release --target wasm32-wasip2 --manifest-path "$ROOT/$module/Cargo.toml" --target-dir "$TARGET_DIR"
 done
 
 OUT="$TARGET_DIR/wasm32-wasip2/release"
-for wasm in "$OUT"/computer_guest_*.wasm "$OUT"/github_module.wasm "$OUT"/computer_test_module.wasm; do
+for wasm in "$OUT"/computer_guest_*.wasm "$OUT"/github_module.wasm "$OUT"/computer_test_module.wasm "$OUT"/wasi_fs_probe.wasm; do
   [ -e "$wasm" ] || continue
   printf '%s\t%s bytes\n' "$wasm" "$(stat -c %s "$wasm")"
 done

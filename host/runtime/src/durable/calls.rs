@@ -53,34 +53,7 @@ impl RunState {
             return Ok(op(&self.workspace));
         };
         let hash = journal::args_hash(&[&encode(args)]);
-        self.journalled_read(&j, name, hash, op)
-            .map_err(|e| self.trap(e))
-    }
-
-    fn journalled_read<T: Serialize + DeserializeOwned>(
-        &self,
-        j: &SharedJournal,
-        name: &'static str,
-        hash: i64,
-        op: impl FnOnce(&Workspace) -> Result<T, FsError>,
-    ) -> Result<Result<T, FsError>, HostError> {
-        let step = journal::lock(j).step(EntryKind::Fs, name, hash);
-        let seq = match step? {
-            Step::Replay(bytes) => return decode(&bytes, name),
-            Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq) => seq,
-        };
-        let out = op(&self.workspace);
-        let row = Journal::entry(
-            seq,
-            EntryKind::Fs,
-            name,
-            hash,
-            EntryStatus::Done,
-            Some(encode(&out)),
-        );
-        let recorded = journal::lock(j).record(row);
-        recorded.map_err(HostError::Journal)?;
-        Ok(out)
+        journalled_read(&self.workspace, &j, name, hash, op).map_err(|e| self.trap(e))
     }
 
     /// A filesystem call that may change the workspace: replayed, or
@@ -104,63 +77,8 @@ impl RunState {
             return Ok(op(&self.workspace));
         };
         let hash = journal::args_hash(&[&encode(args), data]);
-        self.journalled_mutation(&j, name, hash, encode_ok, op)
+        journalled_mutation(&self.workspace, &j, name, hash, encode_ok, op)
             .map_err(|e| self.trap(e))
-    }
-
-    fn journalled_mutation<T: Serialize + DeserializeOwned>(
-        &self,
-        j: &SharedJournal,
-        name: &'static str,
-        hash: i64,
-        encode_ok: store::ResultEncoder,
-        op: impl FnOnce(&Workspace) -> Result<T, FsError>,
-    ) -> Result<Result<T, FsError>, HostError> {
-        let step = journal::lock(j).step(EntryKind::Fs, name, hash);
-        let seq = match step? {
-            Step::Replay(bytes) => return decode(&bytes, name),
-            Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq) => seq,
-        };
-        let (rows, run_id) = {
-            let mut j = journal::lock(j);
-            (j.take_pending(), j.run_id.clone())
-        };
-        let row = Journal::entry(seq, EntryKind::Fs, name, hash, EntryStatus::Done, None);
-        let ws = self.workspace.clone();
-        let mut result = None;
-        let (_, left) = ws
-            .journal()
-            .commit_with(&run_id, rows, Some((row, encode_ok)), || {
-                let r = op(&ws);
-                let status = match &r {
-                    Ok(_) => Ok(()),
-                    Err(e) => Err(store::FsError::custom(
-                        store::Errno::EIO,
-                        e.path.clone(),
-                        e.message.clone(),
-                    )),
-                };
-                result = Some(r);
-                status
-            });
-        let out = result.expect("the operation ran");
-        if let Some(rows) = left {
-            // Nothing committed: a failure, or a call with nothing to change.
-            let mut j = journal::lock(j);
-            j.restore_pending(rows);
-            let row = Journal::entry(
-                seq,
-                EntryKind::Fs,
-                name,
-                hash,
-                EntryStatus::Done,
-                Some(encode(&out)),
-            );
-            let recorded = j.record(row);
-            drop(j);
-            recorded.map_err(HostError::Journal)?;
-        }
-        Ok(out)
     }
 
     /// A module call, journalled: a recorded result is returned as it is;
@@ -361,4 +279,89 @@ fn parse_answer(text: &str) -> Result<Answer, HostError> {
     Ok(Answer::Approved(
         v.get("approved").cloned().unwrap_or(Value::Null),
     ))
+}
+
+/// A read on `ws` (the run's workspace) through the journal `j`: replayed,
+/// or executed and recorded with the next transaction.
+pub(crate) fn journalled_read<T: Serialize + DeserializeOwned>(
+    ws: &Arc<Workspace>,
+    j: &SharedJournal,
+    name: &'static str,
+    hash: i64,
+    op: impl FnOnce(&Workspace) -> Result<T, FsError>,
+) -> Result<Result<T, FsError>, HostError> {
+    let step = journal::lock(j).step(EntryKind::Fs, name, hash);
+    let seq = match step? {
+        Step::Replay(bytes) => return decode(&bytes, name),
+        Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq) => seq,
+    };
+    let out = op(ws);
+    let row = Journal::entry(
+        seq,
+        EntryKind::Fs,
+        name,
+        hash,
+        EntryStatus::Done,
+        Some(encode(&out)),
+    );
+    let recorded = journal::lock(j).record(row);
+    recorded.map_err(HostError::Journal)?;
+    Ok(out)
+}
+
+/// A mutation of `ws` through the journal `j`: replayed, or executed with
+/// its journal row (and the queued ones) committing in the same transaction.
+pub(crate) fn journalled_mutation<T: Serialize + DeserializeOwned>(
+    ws: &Arc<Workspace>,
+    j: &SharedJournal,
+    name: &'static str,
+    hash: i64,
+    encode_ok: store::ResultEncoder,
+    op: impl FnOnce(&Workspace) -> Result<T, FsError>,
+) -> Result<Result<T, FsError>, HostError> {
+    let step = journal::lock(j).step(EntryKind::Fs, name, hash);
+    let seq = match step? {
+        Step::Replay(bytes) => return decode(&bytes, name),
+        Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq) => seq,
+    };
+    let (rows, run_id) = {
+        let mut j = journal::lock(j);
+        (j.take_pending(), j.run_id.clone())
+    };
+    let row = Journal::entry(seq, EntryKind::Fs, name, hash, EntryStatus::Done, None);
+    let ws = ws.clone();
+    let mut result = None;
+    let (_, left) = ws
+        .journal()
+        .commit_with(&run_id, rows, Some((row, encode_ok)), || {
+            let r = op(&ws);
+            let status = match &r {
+                Ok(_) => Ok(()),
+                Err(e) => Err(store::FsError::custom(
+                    store::Errno::EIO,
+                    e.path.clone(),
+                    e.message.clone(),
+                )),
+            };
+            result = Some(r);
+            status
+        });
+    let out = result.expect("the operation ran");
+    if let Some(rows) = left {
+        // Nothing committed: a failure, or a call with nothing to change.
+        let mut j = journal::lock(j);
+        j.restore_pending(rows);
+        let row = Journal::entry(
+            seq,
+            EntryKind::Fs,
+            name,
+            hash,
+            EntryStatus::Done,
+            Some(encode(&out)),
+        );
+        let recorded = j.record(row);
+        drop(j);
+        recorded.map_err(HostError::Journal)?;
+    }
+    Ok(out)
 }

@@ -83,9 +83,9 @@ fn start_ticker(engine: &Engine) {
 
 pub(crate) fn linker(engine: &Engine) -> Result<Linker<RunState>, ExecError> {
     let mut linker = Linker::new(engine);
-    // All of WASI 0.2 (exit-with-code included), with no preopens and no
-    // network granted in the WasiCtx of a run.
-    wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(ExecError::engine)?;
+    // All of WASI 0.2 (exit-with-code included), no network granted in the
+    // WasiCtx of a run, and wasi:filesystem over the workspace (ours).
+    crate::host::wasi_fs::link::add_wasi(&mut linker).map_err(ExecError::engine)?;
     bindings::fs::add_to_linker::<RunState, HasSelf<RunState>>(&mut linker, |s| s)
         .map_err(ExecError::engine)?;
     bindings::modules::add_to_linker::<RunState, HasSelf<RunState>>(&mut linker, |s| s)

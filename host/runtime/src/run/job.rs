@@ -19,6 +19,7 @@ use crate::backend::guest::Guest;
 use crate::bindings::{RunOutcome, RunRequest};
 use crate::durable::journal::{self, Journal, JournalMonotonicClock, JournalWallClock};
 use crate::durable::lease::LeaseKeeper;
+use crate::host::wasi_fs::WasiFs;
 use crate::run::limits::{Limits, MemoryLimiter};
 use crate::run::options::ExecOptions;
 use crate::run::output::{Channel, GuestStream, Sink};
@@ -236,6 +237,12 @@ impl Job {
             cancel: self.cancel.clone(),
             deadline: Instant::now() + self.limits.timeout,
             stop: None,
+            wasi_fs: WasiFs::new(
+                self.workspace.clone(),
+                journal.clone(),
+                self.limits.memory_bytes as u64,
+                &[],
+            ),
             journal,
         };
         let mut store = Store::new(&self.inner.engine, state);

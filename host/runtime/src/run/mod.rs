@@ -1,3 +1,4 @@
+pub(crate) mod command;
 pub(crate) mod exec;
 pub(crate) mod handle;
 pub(crate) mod job;

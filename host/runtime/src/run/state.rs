@@ -11,6 +11,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::durable::journal::SharedJournal;
 use crate::host::modules::ModuleRegistry;
+use crate::host::wasi_fs::WasiFs;
 use crate::run::limits::MemoryLimiter;
 
 /// Why the host stopped a guest.
@@ -39,6 +40,8 @@ pub(crate) struct RunState {
     pub stop: Option<Stop>,
     /// A durable run's journal; `None` for an ephemeral run.
     pub journal: Option<SharedJournal>,
+    /// `wasi:filesystem`: preopens and open descriptors.
+    pub wasi_fs: WasiFs,
 }
 
 impl WasiView for RunState {

@@ -10,3 +10,4 @@ mod durable;
 mod engine_sharing;
 mod exec;
 mod module_components;
+mod wasi_fs;

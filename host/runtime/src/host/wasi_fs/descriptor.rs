@@ -1,0 +1,283 @@
+//! The generated `wasi:filesystem/types` host traits, for `RunState`:
+//! each call is a thin wrapper over `WasiFs`.
+
+use wasmtime::component::Resource;
+use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
+use wasmtime_wasi::p2::bindings::sync::filesystem::types::{
+    self, Advice, DescriptorFlags, DescriptorStat, DescriptorType, DirectoryEntry,
+    DirectoryEntryStream, Filesize, MetadataHashValue, NewTimestamp, OpenFlags, PathFlags,
+};
+use wasmtime_wasi::p2::{DynInputStream, DynOutputStream, FsError, FsResult};
+
+use super::errors::{StreamFsError, code};
+use super::file::lock;
+use super::paths::{descriptor_stat, descriptor_type};
+use super::streams::{FileReader, FileWriter};
+use super::tree::{Meta, Res};
+use super::{Desc, Node, WasiFs};
+use crate::run::state::RunState;
+use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
+
+type Fd = Resource<WasiDescriptor>;
+
+impl WasiFs {
+    fn meta(&self, fd: &Fd) -> Res<(Meta, &Desc)> {
+        let d = self.get(fd)?;
+        let mut meta = d.tree.stat(&d.path, true)?;
+        if let Node::File(f) = &d.node {
+            meta.size = lock(f).size()?;
+        }
+        Ok((meta, d))
+    }
+
+    fn sync(&self, fd: &Fd) -> Res<()> {
+        match &self.get(fd)?.node {
+            Node::File(f) => lock(f).commit(),
+            Node::Dir => Ok(()),
+        }
+    }
+
+    fn flags(&self, fd: &Fd) -> Res<DescriptorFlags> {
+        let d = self.get(fd)?;
+        Ok(match &d.node {
+            Node::Dir if d.tree.writable() => {
+                DescriptorFlags::READ | DescriptorFlags::MUTATE_DIRECTORY
+            }
+            Node::Dir => DescriptorFlags::READ,
+            Node::File(f) => {
+                let f = lock(f);
+                let mut flags = DescriptorFlags::empty();
+                if f.readable {
+                    flags |= DescriptorFlags::READ;
+                }
+                if f.writable {
+                    flags |= DescriptorFlags::WRITE;
+                }
+                flags
+            }
+        })
+    }
+
+    fn hash(&self, m: &Meta) -> MetadataHashValue {
+        MetadataHashValue {
+            lower: m.ino,
+            upper: m.mtime_ns ^ m.size.rotate_left(32),
+        }
+    }
+}
+
+impl types::Host for RunState {
+    fn convert_error_code(&mut self, err: FsError) -> wasmtime::Result<types::ErrorCode> {
+        Ok(err.downcast()?.into())
+    }
+
+    fn filesystem_error_code(
+        &mut self,
+        err: Resource<wasmtime::Error>,
+    ) -> wasmtime::Result<Option<types::ErrorCode>> {
+        let err = self.table.get(&err)?;
+        Ok(err.downcast_ref::<StreamFsError>().map(|e| e.0.into()))
+    }
+}
+
+impl types::HostDescriptor for RunState {
+    fn read_via_stream(&mut self, fd: Fd, offset: Filesize) -> FsResult<Resource<DynInputStream>> {
+        let file = self.wasi_fs.file(&fd)?;
+        let reader: DynInputStream = Box::new(FileReader { file, pos: offset });
+        Ok(self.table.push(reader)?)
+    }
+
+    fn write_via_stream(
+        &mut self,
+        fd: Fd,
+        offset: Filesize,
+    ) -> FsResult<Resource<DynOutputStream>> {
+        let file = self.wasi_fs.file(&fd)?;
+        if !lock(&file).writable {
+            return Err(code(ErrorCode::BadDescriptor));
+        }
+        let writer: DynOutputStream = Box::new(FileWriter {
+            file,
+            pos: Some(offset),
+        });
+        Ok(self.table.push(writer)?)
+    }
+
+    fn append_via_stream(&mut self, fd: Fd) -> FsResult<Resource<DynOutputStream>> {
+        let file = self.wasi_fs.file(&fd)?;
+        if !lock(&file).writable {
+            return Err(code(ErrorCode::BadDescriptor));
+        }
+        let writer: DynOutputStream = Box::new(FileWriter { file, pos: None });
+        Ok(self.table.push(writer)?)
+    }
+
+    fn advise(&mut self, fd: Fd, _: Filesize, _: Filesize, _: Advice) -> FsResult<()> {
+        self.wasi_fs.get(&fd)?;
+        Ok(())
+    }
+
+    fn sync_data(&mut self, fd: Fd) -> FsResult<()> {
+        self.wasi_fs.sync(&fd)
+    }
+
+    fn get_flags(&mut self, fd: Fd) -> FsResult<DescriptorFlags> {
+        self.wasi_fs.flags(&fd)
+    }
+
+    fn get_type(&mut self, fd: Fd) -> FsResult<DescriptorType> {
+        let d = self.wasi_fs.get(&fd)?;
+        Ok(match d.node {
+            Node::Dir => DescriptorType::Directory,
+            Node::File(_) => descriptor_type(super::tree::Kind::File),
+        })
+    }
+
+    fn set_size(&mut self, fd: Fd, size: Filesize) -> FsResult<()> {
+        let f = self.wasi_fs.file(&fd)?;
+        lock(&f).set_size(size)
+    }
+
+    fn set_times(&mut self, fd: Fd, _atim: NewTimestamp, mtim: NewTimestamp) -> FsResult<()> {
+        self.wasi_fs.sync(&fd)?;
+        let path = self.wasi_fs.get(&fd)?.path.clone();
+        self.wasi_fs.set_mtime(&fd, &path, mtim)
+    }
+
+    fn read(&mut self, fd: Fd, len: Filesize, offset: Filesize) -> FsResult<(Vec<u8>, bool)> {
+        let f = self.wasi_fs.file(&fd)?;
+        let f = lock(&f);
+        let data = f.read_at(offset, len)?;
+        let end = data.is_empty() && len > 0;
+        Ok((data, end))
+    }
+
+    fn write(&mut self, fd: Fd, buf: Vec<u8>, offset: Filesize) -> FsResult<Filesize> {
+        let f = self.wasi_fs.file(&fd)?;
+        lock(&f).write_at(offset, &buf)
+    }
+
+    fn read_directory(&mut self, fd: Fd) -> FsResult<Resource<DirectoryEntryStream>> {
+        self.wasi_fs.read_directory(&fd)
+    }
+
+    fn sync(&mut self, fd: Fd) -> FsResult<()> {
+        self.wasi_fs.sync(&fd)
+    }
+
+    fn create_directory_at(&mut self, fd: Fd, path: String) -> FsResult<()> {
+        self.wasi_fs.create_directory_at(&fd, &path)
+    }
+
+    fn stat(&mut self, fd: Fd) -> FsResult<DescriptorStat> {
+        Ok(descriptor_stat(&self.wasi_fs.meta(&fd)?.0))
+    }
+
+    fn stat_at(&mut self, fd: Fd, flags: PathFlags, path: String) -> FsResult<DescriptorStat> {
+        let follow = flags.contains(PathFlags::SYMLINK_FOLLOW);
+        self.wasi_fs.stat_at(&fd, follow, &path)
+    }
+
+    fn set_times_at(
+        &mut self,
+        fd: Fd,
+        _flags: PathFlags,
+        path: String,
+        _atim: NewTimestamp,
+        mtim: NewTimestamp,
+    ) -> FsResult<()> {
+        self.wasi_fs.set_times_at(&fd, &path, mtim)
+    }
+
+    fn link_at(&mut self, _: Fd, _: PathFlags, _: String, _: Fd, _: String) -> FsResult<()> {
+        // The store has no hard links.
+        Err(code(ErrorCode::Unsupported))
+    }
+
+    fn open_at(
+        &mut self,
+        fd: Fd,
+        path_flags: PathFlags,
+        path: String,
+        oflags: OpenFlags,
+        flags: DescriptorFlags,
+    ) -> FsResult<Fd> {
+        self.wasi_fs.open_at(&fd, path_flags, &path, oflags, flags)
+    }
+
+    fn readlink_at(&mut self, fd: Fd, path: String) -> FsResult<String> {
+        self.wasi_fs.readlink_at(&fd, &path)
+    }
+
+    fn remove_directory_at(&mut self, fd: Fd, path: String) -> FsResult<()> {
+        self.wasi_fs.remove_directory_at(&fd, &path)
+    }
+
+    fn rename_at(&mut self, fd: Fd, old: String, new_fd: Fd, new: String) -> FsResult<()> {
+        self.wasi_fs.rename_at(&fd, &old, &new_fd, &new)
+    }
+
+    fn symlink_at(&mut self, fd: Fd, old: String, new: String) -> FsResult<()> {
+        self.wasi_fs.symlink_at(&fd, &old, &new)
+    }
+
+    fn unlink_file_at(&mut self, fd: Fd, path: String) -> FsResult<()> {
+        self.wasi_fs.unlink_file_at(&fd, &path)
+    }
+
+    fn is_same_object(&mut self, a: Fd, b: Fd) -> wasmtime::Result<bool> {
+        let (Ok((ma, da)), Ok((mb, db))) = (self.wasi_fs.meta(&a), self.wasi_fs.meta(&b)) else {
+            return Ok(false);
+        };
+        Ok(ma.ino == mb.ino && da.tree.same(&db.tree))
+    }
+
+    fn metadata_hash(&mut self, fd: Fd) -> FsResult<MetadataHashValue> {
+        let (m, _) = self.wasi_fs.meta(&fd)?;
+        Ok(self.wasi_fs.hash(&m))
+    }
+
+    fn metadata_hash_at(
+        &mut self,
+        fd: Fd,
+        flags: PathFlags,
+        path: String,
+    ) -> FsResult<MetadataHashValue> {
+        let d = self.wasi_fs.dir(&fd)?;
+        let full = super::join(&d.path, &path)?;
+        let m = d
+            .tree
+            .stat(&full, flags.contains(PathFlags::SYMLINK_FOLLOW))?;
+        Ok(self.wasi_fs.hash(&m))
+    }
+
+    fn drop(&mut self, fd: Fd) -> wasmtime::Result<()> {
+        if let Some(d) = self.wasi_fs.descriptors.remove(&fd.rep())
+            && let Node::File(f) = d.node
+        {
+            // Committed here; a stream still open commits when it goes.
+            let r = lock(&f).commit();
+            if let Err(e) = r {
+                match e.downcast() {
+                    Ok(c) => tracing::warn!(path = %d.path, "wasi: commit at close: {c:?}"),
+                    Err(trap) => return Err(trap),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl types::HostDirectoryEntryStream for RunState {
+    fn read_directory_entry(
+        &mut self,
+        s: Resource<DirectoryEntryStream>,
+    ) -> FsResult<Option<DirectoryEntry>> {
+        self.wasi_fs.read_directory_entry(&s)
+    }
+
+    fn drop(&mut self, s: Resource<DirectoryEntryStream>) -> wasmtime::Result<()> {
+        self.wasi_fs.drop_stream(&s);
+        Ok(())
+    }
+}

@@ -1,0 +1,174 @@
+//! `wasi:filesystem/types` and `wasi:filesystem/preopens` over the
+//! workspace store, so a program written with `std::fs` (or any WASI
+//! program) reads and writes the workspace.
+//!
+//! Preopens: `/` is the run's workspace (the store resolves paths: `..`
+//! stops at `/`, symlinks resolve inside the workspace, read-only subtrees
+//! answer `read-only`); `/tmp` is a scratch tree of the run's own, an
+//! in-memory workspace made on first use, capped, never persisted nor
+//! shared; and each [`Mount`] of the run is a read-only preopen of its own.
+//!
+//! Descriptors live in [`WasiFs`]; the resources the guest holds carry
+//! their index. See `file.rs` for when writes become visible.
+//!
+//! Journal: in a durable run every store access on the workspace is a
+//! journalled `fs` call (`wasi.stat`, `wasi.pread`, `wasi.load`,
+//! `wasi.readdir`, `wasi.commit`, `wasi.mkdir`, ...): reads are recorded
+//! with their result, mutations commit with their row. `/tmp` and mounts are
+//! not journalled: a replay recomputes them.
+
+mod descriptor;
+mod errors;
+mod file;
+pub(crate) mod link;
+mod mount;
+mod open;
+mod paths;
+mod readdir;
+mod streams;
+mod tree;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use computer_store::{Workspace, WsPath};
+use wasmtime::component::Resource;
+use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
+use wasmtime_wasi::p2::bindings::filesystem::preopens;
+use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
+
+use self::errors::code;
+use self::file::SharedFile;
+pub use self::mount::{Mount, MountSource};
+use self::readdir::DirStream;
+use self::tree::{Res, StoreTree, Tree};
+use crate::durable::journal::SharedJournal;
+use crate::run::state::RunState;
+
+/// Where `/tmp` is preopened.
+pub const TMP: &str = "/tmp";
+
+/// What a descriptor is.
+pub(crate) enum Node {
+    Dir,
+    File(SharedFile),
+}
+
+pub(crate) struct Desc {
+    pub tree: Tree,
+    /// Absolute and normalized inside `tree`.
+    pub path: String,
+    pub node: Node,
+}
+
+/// The filesystem state of one run: its preopens, descriptors and
+/// directory streams.
+pub(crate) struct WasiFs {
+    preopens: Vec<(Tree, String)>,
+    descriptors: HashMap<u32, Desc>,
+    streams: HashMap<u32, DirStream>,
+    next: u32,
+}
+
+impl WasiFs {
+    /// The preopens of a run: the workspace at `/`, a scratch `/tmp` of at
+    /// most `tmp_cap` bytes, and `mounts`.
+    pub(crate) fn new(
+        workspace: Arc<Workspace>,
+        journal: Option<SharedJournal>,
+        tmp_cap: u64,
+        mounts: &[Mount],
+    ) -> Self {
+        let mut preopens = vec![
+            (
+                Tree::Store(Arc::new(StoreTree::workspace(workspace, journal))),
+                "/".to_owned(),
+            ),
+            (
+                Tree::Store(Arc::new(StoreTree::scratch(tmp_cap))),
+                TMP.to_owned(),
+            ),
+        ];
+        for m in mounts {
+            let tree = match &m.source {
+                MountSource::HostDir(dir) => Tree::HostDir(Arc::new(dir.clone())),
+                MountSource::Files(files) => Tree::Files(Arc::new(mount::MountFiles::new(files))),
+            };
+            preopens.push((tree, m.guest_path.clone()));
+        }
+        WasiFs {
+            preopens,
+            descriptors: HashMap::new(),
+            streams: HashMap::new(),
+            next: 1,
+        }
+    }
+
+    fn rep(&mut self) -> u32 {
+        let rep = self.next;
+        self.next = self.next.wrapping_add(1).max(1);
+        rep
+    }
+
+    pub(crate) fn push(&mut self, d: Desc) -> Resource<WasiDescriptor> {
+        let rep = self.rep();
+        self.descriptors.insert(rep, d);
+        Resource::new_own(rep)
+    }
+
+    pub(crate) fn get(&self, fd: &Resource<WasiDescriptor>) -> Res<&Desc> {
+        self.descriptors
+            .get(&fd.rep())
+            .ok_or(code(ErrorCode::BadDescriptor))
+    }
+
+    /// A directory descriptor, or `not-directory`.
+    pub(crate) fn dir(&self, fd: &Resource<WasiDescriptor>) -> Res<&Desc> {
+        let d = self.get(fd)?;
+        match d.node {
+            Node::Dir => Ok(d),
+            Node::File(_) => Err(code(ErrorCode::NotDirectory)),
+        }
+    }
+
+    pub(crate) fn file(&self, fd: &Resource<WasiDescriptor>) -> Res<SharedFile> {
+        match &self.get(fd)?.node {
+            Node::File(f) => Ok(f.clone()),
+            Node::Dir => Err(code(ErrorCode::IsDirectory)),
+        }
+    }
+}
+
+/// `dir`/`rel` inside the tree: `rel` must be relative; `..` stops at the
+/// tree's root (the store's own normalization).
+pub(crate) fn join(dir: &str, rel: &str) -> Res<String> {
+    if rel.starts_with('/') {
+        return Err(code(ErrorCode::NotPermitted));
+    }
+    if rel.contains('\0') {
+        return Err(code(ErrorCode::IllegalByteSequence));
+    }
+    let raw = format!("{}/{rel}", dir.trim_end_matches('/'));
+    match WsPath::parse(&raw) {
+        Ok(p) => Ok(p.to_string()),
+        Err(e) => Err(code(errors::from_errno(e.code))),
+    }
+}
+
+impl preopens::Host for RunState {
+    fn get_directories(&mut self) -> wasmtime::Result<Vec<(Resource<WasiDescriptor>, String)>> {
+        let fs = &mut self.wasi_fs;
+        let preopens = fs.preopens.clone();
+        Ok(preopens
+            .into_iter()
+            .map(|(tree, name)| {
+                let fd = fs.push(Desc {
+                    tree,
+                    path: "/".to_owned(),
+                    node: Node::Dir,
+                });
+                (fd, name)
+            })
+            .collect())
+    }
+}

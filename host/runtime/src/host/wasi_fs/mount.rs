@@ -1,0 +1,208 @@
+//! Read-only mounts: a host directory, or files handed over as bytes.
+//! Paths are normalized before they get here, and a host path is checked
+//! to stay under the mount's root after its symlinks are resolved.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
+
+use super::errors::{code, from_io};
+use super::tree::{Kind, Meta, Res};
+
+/// A read-only tree a run sees at `guest_path` (a preopen of its own). It
+/// shadows nothing in the workspace: paths under it reach the mount only.
+#[derive(Clone, Debug)]
+pub struct Mount {
+    /// Where the guest sees it, e.g. `/usr/lib/python3.14`.
+    pub guest_path: String,
+    pub source: MountSource,
+}
+
+#[derive(Clone, Debug)]
+pub enum MountSource {
+    /// A directory of the host, read-only.
+    HostDir(PathBuf),
+    /// Files as bytes (e.g. embedded in the binary), by path relative to
+    /// the mount (`lib/os.py`); directories are implied by the paths.
+    Files(Arc<BTreeMap<String, Arc<[u8]>>>),
+}
+
+fn io(e: std::io::Error) -> wasmtime_wasi::p2::FsError {
+    code(from_io(&e))
+}
+
+/// The host path of `path`, refusing anything that resolves outside `root`.
+fn host_path(root: &Path, path: &str, follow: bool) -> Res<PathBuf> {
+    let joined = root.join(path.trim_start_matches('/'));
+    let root = root.canonicalize().map_err(io)?;
+    let resolved = if follow {
+        joined.canonicalize().map_err(io)?
+    } else {
+        match (joined.parent(), joined.file_name()) {
+            (Some(parent), Some(name)) => parent.canonicalize().map_err(io)?.join(name),
+            _ => joined.canonicalize().map_err(io)?,
+        }
+    };
+    if !resolved.starts_with(&root) {
+        return Err(code(ErrorCode::NotPermitted));
+    }
+    Ok(resolved)
+}
+
+fn meta_of(m: &std::fs::Metadata) -> Meta {
+    use std::os::unix::fs::MetadataExt;
+    let kind = if m.file_type().is_symlink() {
+        Kind::Symlink
+    } else if m.is_dir() {
+        Kind::Dir
+    } else {
+        Kind::File
+    };
+    let mtime_ns = (m.mtime().max(0) as u64) * 1_000_000_000 + m.mtime_nsec().max(0) as u64;
+    Meta {
+        kind,
+        size: if kind == Kind::Dir { 0 } else { m.len() },
+        mtime_ns,
+        ino: m.ino(),
+    }
+}
+
+pub(crate) fn host_stat(root: &Path, path: &str, follow: bool) -> Res<Meta> {
+    let p = host_path(root, path, follow)?;
+    let m = std::fs::symlink_metadata(&p).map_err(io)?;
+    Ok(meta_of(&m))
+}
+
+pub(crate) fn host_read(root: &Path, path: &str, offset: u64, len: u64) -> Res<Vec<u8>> {
+    let p = host_path(root, path, true)?;
+    let mut f = std::fs::File::open(p).map_err(io)?;
+    f.seek(SeekFrom::Start(offset)).map_err(io)?;
+    let mut out = Vec::new();
+    f.take(len).read_to_end(&mut out).map_err(io)?;
+    Ok(out)
+}
+
+pub(crate) fn host_readdir(
+    root: &Path,
+    path: &str,
+    offset: u64,
+    limit: u64,
+) -> Res<Vec<(String, Kind)>> {
+    let p = host_path(root, path, true)?;
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(p).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        let ft = entry.file_type().map_err(io)?;
+        let kind = match () {
+            _ if ft.is_symlink() => Kind::Symlink,
+            _ if ft.is_dir() => Kind::Dir,
+            _ => Kind::File,
+        };
+        names.push((name, kind));
+    }
+    names.sort();
+    Ok(names
+        .into_iter()
+        .skip(offset as usize)
+        .take(limit as usize)
+        .collect())
+}
+
+pub(crate) fn host_readlink(root: &Path, path: &str) -> Res<String> {
+    let p = host_path(root, path, false)?;
+    let target = std::fs::read_link(p).map_err(io)?;
+    target
+        .into_os_string()
+        .into_string()
+        .map_err(|_| code(ErrorCode::IllegalByteSequence))
+}
+
+/// Files given as bytes, looked up by normalized path.
+#[derive(Debug)]
+pub(crate) struct MountFiles {
+    files: BTreeMap<String, Arc<[u8]>>,
+}
+
+impl MountFiles {
+    pub(crate) fn new(given: &BTreeMap<String, Arc<[u8]>>) -> Self {
+        let files = given
+            .iter()
+            .map(|(k, v)| (format!("/{}", k.trim_start_matches('/')), v.clone()))
+            .collect();
+        MountFiles { files }
+    }
+
+    fn is_dir(&self, path: &str) -> bool {
+        let prefix = if path == "/" {
+            "/".to_owned()
+        } else {
+            format!("{path}/")
+        };
+        self.files
+            .range(prefix.clone()..)
+            .next()
+            .is_some_and(|(k, _)| k.starts_with(&prefix))
+    }
+
+    pub(crate) fn stat(&self, path: &str) -> Res<Meta> {
+        if let Some(bytes) = self.files.get(path) {
+            return Ok(Meta {
+                kind: Kind::File,
+                size: bytes.len() as u64,
+                mtime_ns: 0,
+                ino: bytes.as_ptr() as u64,
+            });
+        }
+        if path == "/" || self.is_dir(path) {
+            return Ok(Meta {
+                kind: Kind::Dir,
+                size: 0,
+                mtime_ns: 0,
+                ino: 1,
+            });
+        }
+        Err(code(ErrorCode::NoEntry))
+    }
+
+    pub(crate) fn read(&self, path: &str, offset: u64, len: u64) -> Res<Vec<u8>> {
+        let bytes = self.files.get(path).ok_or(code(ErrorCode::NoEntry))?;
+        let start = (offset as usize).min(bytes.len());
+        let end = start.saturating_add(len as usize).min(bytes.len());
+        Ok(bytes[start..end].to_vec())
+    }
+
+    pub(crate) fn readdir(&self, path: &str, offset: u64, limit: u64) -> Res<Vec<(String, Kind)>> {
+        if self.stat(path)?.kind != Kind::Dir {
+            return Err(code(ErrorCode::NotDirectory));
+        }
+        let prefix = if path == "/" {
+            "/".to_owned()
+        } else {
+            format!("{path}/")
+        };
+        let mut names: Vec<(String, Kind)> = Vec::new();
+        for (k, _) in self.files.range(prefix.clone()..) {
+            let Some(rest) = k.strip_prefix(&prefix) else {
+                break;
+            };
+            let (name, kind) = match rest.split_once('/') {
+                Some((dir, _)) => (dir, Kind::Dir),
+                None => (rest, Kind::File),
+            };
+            if names.last().is_none_or(|(n, _)| n != name) {
+                names.push((name.to_owned(), kind));
+            }
+        }
+        Ok(names
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit as usize)
+            .collect())
+    }
+}

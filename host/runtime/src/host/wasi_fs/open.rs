@@ -1,0 +1,130 @@
+//! `open-at`: path resolution and the create/exclusive/truncate/directory
+//! flags.
+
+use std::sync::{Arc, Mutex};
+
+use computer_store::{Errno, WriteOptions};
+use wasmtime::component::Resource;
+use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
+use wasmtime_wasi::p2::bindings::sync::filesystem::types::{DescriptorFlags, OpenFlags, PathFlags};
+
+use super::errors::code;
+use super::file::{OpenFile, check_file_kind};
+use super::tree::{Kind, Meta, Res, Tree};
+use super::{Desc, Node, WasiFs, join};
+use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
+
+/// Whether an error is "it does not exist".
+fn is_missing(e: &wasmtime_wasi::p2::FsError) -> bool {
+    matches!(e.downcast_ref(), Some(ErrorCode::NoEntry))
+}
+
+impl WasiFs {
+    pub(crate) fn open_at(
+        &mut self,
+        fd: &Resource<WasiDescriptor>,
+        path_flags: PathFlags,
+        path: &str,
+        oflags: OpenFlags,
+        flags: DescriptorFlags,
+    ) -> Res<Resource<WasiDescriptor>> {
+        let dir = self.dir(fd)?;
+        let tree = dir.tree.clone();
+        let full = join(&dir.path, path)?;
+        let follow = path_flags.contains(PathFlags::SYMLINK_FOLLOW);
+        let write = flags.contains(DescriptorFlags::WRITE)
+            || flags.contains(DescriptorFlags::MUTATE_DIRECTORY);
+        let found = match tree.stat(&full, follow) {
+            Ok(m) => Some(m),
+            Err(e) if is_missing(&e) => None,
+            Err(e) => return Err(e),
+        };
+        let node = match found {
+            Some(meta) => open_existing(&tree, &full, meta, oflags, flags, write)?,
+            None => create(&tree, &full, oflags, flags)?,
+        };
+        Ok(self.push(Desc {
+            tree,
+            path: full,
+            node,
+        }))
+    }
+}
+
+fn open_existing(
+    tree: &Tree,
+    full: &str,
+    meta: Meta,
+    oflags: OpenFlags,
+    flags: DescriptorFlags,
+    write: bool,
+) -> Res<Node> {
+    if oflags.contains(OpenFlags::CREATE) && oflags.contains(OpenFlags::EXCLUSIVE) {
+        return Err(code(ErrorCode::Exist));
+    }
+    if meta.kind == Kind::Dir {
+        if flags.contains(DescriptorFlags::WRITE) || oflags.contains(OpenFlags::TRUNCATE) {
+            return Err(code(ErrorCode::IsDirectory));
+        }
+        return Ok(Node::Dir);
+    }
+    if oflags.contains(OpenFlags::DIRECTORY) {
+        return Err(code(ErrorCode::NotDirectory));
+    }
+    check_file_kind(meta.kind)?;
+    if write || oflags.contains(OpenFlags::TRUNCATE) {
+        check_writable(tree, full)?;
+    }
+    if oflags.contains(OpenFlags::TRUNCATE) {
+        if !flags.contains(DescriptorFlags::WRITE) {
+            return Err(code(ErrorCode::Access));
+        }
+        let store = tree.store()?;
+        store.check_room(meta.size, 0)?;
+        store.mutate("wasi.truncate", full, &[], |ws| ws.truncate(full, 0))?;
+    }
+    Ok(file(tree, full, flags))
+}
+
+fn create(tree: &Tree, full: &str, oflags: OpenFlags, flags: DescriptorFlags) -> Res<Node> {
+    if !oflags.contains(OpenFlags::CREATE) {
+        return Err(code(ErrorCode::NoEntry));
+    }
+    if oflags.contains(OpenFlags::DIRECTORY) {
+        return Err(code(ErrorCode::Invalid));
+    }
+    let store = tree.store()?;
+    let opts = WriteOptions {
+        exclusive: true,
+        ..WriteOptions::default()
+    };
+    store.mutate("wasi.create", full, &[], |ws| ws.write(full, &[], &opts))?;
+    Ok(file(tree, full, flags))
+}
+
+fn file(tree: &Tree, full: &str, flags: DescriptorFlags) -> Node {
+    let read = flags.contains(DescriptorFlags::READ) || !flags.contains(DescriptorFlags::WRITE);
+    let write = flags.contains(DescriptorFlags::WRITE);
+    let f = OpenFile::new(tree.clone(), full.to_owned(), read, write);
+    Node::File(Arc::new(Mutex::new(f)))
+}
+
+/// `read-only` for a mount or a path inside a read-only subtree, checked at
+/// open so a guest learns it before it writes, not at close.
+fn check_writable(tree: &Tree, full: &str) -> Res<()> {
+    let store = tree.store()?;
+    let blocked = store.read("wasi.readonly", full, |ws| {
+        let real = match ws.realpath(full) {
+            Ok(r) => r,
+            Err(e) if e.code == Errno::ENOENT => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        Ok(ws.readonly_paths()?.iter().any(|ro| {
+            ro == "/" || real == *ro || real.starts_with(&format!("{}/", ro.trim_end_matches('/')))
+        }))
+    })?;
+    match blocked {
+        true => Err(code(ErrorCode::ReadOnly)),
+        false => Ok(()),
+    }
+}

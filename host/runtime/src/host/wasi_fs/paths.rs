@@ -1,0 +1,144 @@
+//! Calls on paths under a directory descriptor: stat-at, create/remove
+//! directory, unlink, rename, symlink, readlink, set-times-at, and
+//! `stat` as the guest sees it.
+
+use computer_store::{MkdirOptions, RmOptions};
+use wasmtime::component::Resource;
+use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
+use wasmtime_wasi::p2::bindings::sync::clocks::wall_clock::Datetime;
+use wasmtime_wasi::p2::bindings::sync::filesystem::types::{
+    DescriptorStat, DescriptorType, NewTimestamp,
+};
+
+use super::errors::code;
+use super::tree::{Kind, Meta, Res};
+use super::{WasiFs, join};
+use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
+
+pub(crate) fn descriptor_type(k: Kind) -> DescriptorType {
+    match k {
+        Kind::File => DescriptorType::RegularFile,
+        Kind::Dir => DescriptorType::Directory,
+        Kind::Symlink => DescriptorType::SymbolicLink,
+    }
+}
+
+fn datetime(ns: u64) -> Datetime {
+    Datetime {
+        seconds: ns / 1_000_000_000,
+        nanoseconds: (ns % 1_000_000_000) as u32,
+    }
+}
+
+pub(crate) fn descriptor_stat(m: &Meta) -> DescriptorStat {
+    let t = Some(datetime(m.mtime_ns));
+    DescriptorStat {
+        type_: descriptor_type(m.kind),
+        link_count: 1,
+        size: m.size,
+        data_access_timestamp: t,
+        data_modification_timestamp: t,
+        status_change_timestamp: t,
+    }
+}
+
+/// The mtime a `new-timestamp` asks for, in ns; `None` keeps it.
+pub(crate) fn mtime_of(t: NewTimestamp) -> Option<u64> {
+    match t {
+        NewTimestamp::NoChange => None,
+        NewTimestamp::Now => Some(computer_store::now_ns().max(0) as u64),
+        NewTimestamp::Timestamp(d) => {
+            Some(d.seconds.saturating_mul(1_000_000_000) + u64::from(d.nanoseconds))
+        }
+    }
+}
+
+type Fd<'a> = &'a Resource<WasiDescriptor>;
+
+impl WasiFs {
+    pub(crate) fn stat_at(&self, fd: Fd<'_>, follow: bool, path: &str) -> Res<DescriptorStat> {
+        let d = self.dir(fd)?;
+        let full = join(&d.path, path)?;
+        Ok(descriptor_stat(&d.tree.stat(&full, follow)?))
+    }
+
+    pub(crate) fn create_directory_at(&self, fd: Fd<'_>, path: &str) -> Res<()> {
+        let d = self.dir(fd)?;
+        let full = join(&d.path, path)?;
+        let opts = MkdirOptions::default();
+        let store = d.tree.store()?;
+        store.mutate("wasi.mkdir", &full, &[], |ws| ws.mkdir(&full, &opts))
+    }
+
+    pub(crate) fn remove_directory_at(&self, fd: Fd<'_>, path: &str) -> Res<()> {
+        let d = self.dir(fd)?;
+        let full = join(&d.path, path)?;
+        let store = d.tree.store()?;
+        if d.tree.stat(&full, false)?.kind != Kind::Dir {
+            return Err(code(ErrorCode::NotDirectory));
+        }
+        if full == "/" {
+            return Err(code(ErrorCode::Busy));
+        }
+        let opts = RmOptions::default();
+        store.mutate("wasi.rmdir", &full, &[], |ws| ws.rm(&full, opts))
+    }
+
+    pub(crate) fn unlink_file_at(&self, fd: Fd<'_>, path: &str) -> Res<()> {
+        let d = self.dir(fd)?;
+        let full = join(&d.path, path)?;
+        let store = d.tree.store()?;
+        if path.ends_with('/') || d.tree.stat(&full, false)?.kind == Kind::Dir {
+            return Err(code(ErrorCode::IsDirectory));
+        }
+        let opts = RmOptions::default();
+        store.mutate("wasi.unlink", &full, &[], |ws| ws.rm(&full, opts))
+    }
+
+    pub(crate) fn rename_at(&self, fd: Fd<'_>, from: &str, to_fd: Fd<'_>, to: &str) -> Res<()> {
+        let a = self.dir(fd)?;
+        let b = self.dir(to_fd)?;
+        let (Some(sa), Some(sb)) = (a.tree.store().ok(), b.tree.store().ok()) else {
+            return Err(code(ErrorCode::ReadOnly));
+        };
+        if !std::ptr::eq(sa, sb) {
+            return Err(code(ErrorCode::CrossDevice));
+        }
+        let src = join(&a.path, from)?;
+        let dst = join(&b.path, to)?;
+        let args = (&src, &dst);
+        sa.mutate("wasi.rename", &args, &[], |ws| ws.rename(&src, &dst))
+    }
+
+    pub(crate) fn symlink_at(&self, fd: Fd<'_>, target: &str, path: &str) -> Res<()> {
+        let d = self.dir(fd)?;
+        let full = join(&d.path, path)?;
+        let store = d.tree.store()?;
+        let args = (target, &full);
+        store.mutate("wasi.symlink", &args, &[], |ws| ws.symlink(target, &full))
+    }
+
+    pub(crate) fn readlink_at(&self, fd: Fd<'_>, path: &str) -> Res<String> {
+        let d = self.dir(fd)?;
+        let full = join(&d.path, path)?;
+        d.tree.readlink(&full)
+    }
+
+    /// Sets the mtime of `full` in `fd`'s tree (access times are not kept).
+    pub(crate) fn set_mtime(&self, fd: Fd<'_>, full: &str, mtime: NewTimestamp) -> Res<()> {
+        let d = self.get(fd)?;
+        let store = d.tree.store()?;
+        let Some(ns) = mtime_of(mtime) else {
+            return Ok(());
+        };
+        store.mutate("wasi.set-mtime", &(full, ns), &[], |ws| {
+            ws.set_mtime(full, ns)
+        })
+    }
+
+    pub(crate) fn set_times_at(&self, fd: Fd<'_>, path: &str, mtime: NewTimestamp) -> Res<()> {
+        let d = self.dir(fd)?;
+        let full = join(&d.path, path)?;
+        self.set_mtime(fd, &full, mtime)
+    }
+}

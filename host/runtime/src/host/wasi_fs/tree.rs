@@ -1,0 +1,248 @@
+//! The trees a guest's preopens reach: a store (the run's workspace,
+//! journalled in a durable run, or the run's private `/tmp`) or a read-only
+//! mount. Every path handed to a tree is absolute inside it and normalized
+//! (`..` stops at its root).
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use computer_store::{self as store, NodeKind, Workspace};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use wasmtime_wasi::p2::FsError;
+use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
+
+use super::errors::{code, from_errno, from_fs};
+use super::mount::{self, MountFiles};
+use crate::bindings::fs;
+use crate::durable::calls::{encode, journalled_mutation, journalled_read, unit_ok};
+use crate::durable::journal::{self, SharedJournal};
+
+pub(crate) type Res<T> = Result<T, FsError>;
+
+/// A node's metadata, whatever tree it is in.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Meta {
+    pub kind: Kind,
+    pub size: u64,
+    pub mtime_ns: u64,
+    pub ino: u64,
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub(crate) enum Kind {
+    File,
+    Dir,
+    Symlink,
+}
+
+impl Meta {
+    fn of(s: &store::Stat) -> Meta {
+        Meta {
+            kind: match s.kind {
+                NodeKind::File => Kind::File,
+                NodeKind::Directory => Kind::Dir,
+                NodeKind::Symlink => Kind::Symlink,
+            },
+            size: s.size,
+            mtime_ns: s.mtime_ns,
+            ino: s.ino,
+        }
+    }
+}
+
+/// A store-backed tree. `/tmp`'s in-memory workspace is made on first use.
+pub(crate) struct StoreTree {
+    ws: OnceLock<Arc<Workspace>>,
+    /// The run's journal, for the workspace of a durable run.
+    journal: Option<SharedJournal>,
+    /// Most bytes the tree may hold (`/tmp`); `None` for the workspace.
+    cap: Option<u64>,
+}
+
+impl StoreTree {
+    pub(crate) fn workspace(ws: Arc<Workspace>, journal: Option<SharedJournal>) -> Self {
+        let cell = OnceLock::new();
+        let _ = cell.set(ws);
+        StoreTree {
+            ws: cell,
+            journal,
+            cap: None,
+        }
+    }
+
+    pub(crate) fn scratch(cap: u64) -> Self {
+        StoreTree {
+            ws: OnceLock::new(),
+            journal: None,
+            cap: Some(cap),
+        }
+    }
+
+    fn ws(&self) -> Res<&Arc<Workspace>> {
+        if let Some(ws) = self.ws.get() {
+            return Ok(ws);
+        }
+        let made = Workspace::in_memory().map_err(|e| code(from_errno(e.code)))?;
+        let _ = self.ws.set(Arc::new(made));
+        Ok(self.ws.get().expect("just set"))
+    }
+
+    /// A read, journalled when the tree is a durable run's workspace.
+    pub(crate) fn read<T, A>(
+        &self,
+        name: &'static str,
+        args: &A,
+        op: impl FnOnce(&Workspace) -> store::Result<T>,
+    ) -> Res<T>
+    where
+        T: Serialize + DeserializeOwned,
+        A: Serialize + ?Sized,
+    {
+        let ws = self.ws()?;
+        let Some(j) = &self.journal else {
+            return op(ws).map_err(|e| code(from_errno(e.code)));
+        };
+        let hash = journal::args_hash(&[&encode(args)]);
+        let out = journalled_read(ws, j, name, hash, |w| op(w).map_err(fs::FsError::from));
+        settle(out)
+    }
+
+    /// A mutation, committed with its journal row in a durable run.
+    pub(crate) fn mutate<A: Serialize + ?Sized>(
+        &self,
+        name: &'static str,
+        args: &A,
+        data: &[u8],
+        op: impl FnOnce(&Workspace) -> store::Result<()>,
+    ) -> Res<()> {
+        let ws = self.ws()?;
+        let Some(j) = &self.journal else {
+            return op(ws).map_err(|e| code(from_errno(e.code)));
+        };
+        let hash = journal::args_hash(&[&encode(args), data]);
+        let out = journalled_mutation(ws, j, name, hash, unit_ok(), |w| {
+            op(w).map_err(fs::FsError::from)
+        });
+        settle(out)
+    }
+
+    /// Fails with `insufficient-space` if `/tmp` would grow past its cap
+    /// by replacing `old` bytes with `new`.
+    pub(crate) fn check_room(&self, old: u64, new: u64) -> Res<()> {
+        let Some(cap) = self.cap else { return Ok(()) };
+        let used = self
+            .ws()?
+            .usage()
+            .map_err(|e| code(from_errno(e.code)))?
+            .node_bytes;
+        if used.saturating_sub(old).saturating_add(new) > cap {
+            return Err(code(ErrorCode::InsufficientSpace));
+        }
+        Ok(())
+    }
+}
+
+fn settle<T>(out: Result<Result<T, fs::FsError>, crate::host::error::HostError>) -> Res<T> {
+    match out {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(code(from_fs(&e))),
+        Err(e) => Err(FsError::trap(wasmtime::Error::msg(e.to_string()))),
+    }
+}
+
+/// What a descriptor points into.
+#[derive(Clone)]
+pub(crate) enum Tree {
+    Store(Arc<StoreTree>),
+    /// A read-only host directory.
+    HostDir(Arc<PathBuf>),
+    /// Read-only bytes handed over by the embedder.
+    Files(Arc<MountFiles>),
+}
+
+impl Tree {
+    pub(crate) fn writable(&self) -> bool {
+        matches!(self, Tree::Store(_))
+    }
+
+    /// `Err(read-only)` unless the tree can be changed.
+    pub(crate) fn store(&self) -> Res<&StoreTree> {
+        match self {
+            Tree::Store(s) => Ok(s),
+            _ => Err(code(ErrorCode::ReadOnly)),
+        }
+    }
+
+    /// Metadata of `path`, following a final symlink when `follow`.
+    pub(crate) fn stat(&self, path: &str, follow: bool) -> Res<Meta> {
+        match self {
+            Tree::Store(s) => {
+                let name = if follow { "wasi.stat" } else { "wasi.lstat" };
+                s.read(name, path, |ws| {
+                    let st = if follow {
+                        ws.stat(path)?
+                    } else {
+                        ws.lstat(path)?
+                    };
+                    Ok(Meta::of(&st))
+                })
+            }
+            Tree::HostDir(root) => mount::host_stat(root, path, follow),
+            Tree::Files(f) => f.stat(path),
+        }
+    }
+
+    pub(crate) fn read_range(&self, path: &str, offset: u64, len: u64) -> Res<Vec<u8>> {
+        match self {
+            Tree::Store(s) => s.read("wasi.pread", &(path, offset, len), |ws| {
+                ws.read_range(path, offset, Some(len))
+            }),
+            Tree::HostDir(root) => mount::host_read(root, path, offset, len),
+            Tree::Files(f) => f.read(path, offset, len),
+        }
+    }
+
+    /// A page of a directory's entries: names and kinds.
+    pub(crate) fn readdir(&self, path: &str, offset: u64, limit: u64) -> Res<Vec<(String, Kind)>> {
+        match self {
+            Tree::Store(s) => s.read("wasi.readdir", &(path, offset, limit), |ws| {
+                let page = store::Page::new(offset, Some(limit));
+                let entries = ws.readdir(path, page)?;
+                Ok(entries
+                    .iter()
+                    .map(|e| (e.name.clone(), Meta::of(e).kind))
+                    .collect())
+            }),
+            Tree::HostDir(root) => mount::host_readdir(root, path, offset, limit),
+            Tree::Files(f) => f.readdir(path, offset, limit),
+        }
+    }
+
+    pub(crate) fn readlink(&self, path: &str) -> Res<String> {
+        match self {
+            Tree::Store(s) => s.read("wasi.readlink", path, |ws| ws.readlink(path)),
+            Tree::HostDir(root) => mount::host_readlink(root, path),
+            Tree::Files(_) => Err(code(ErrorCode::Invalid)),
+        }
+    }
+
+    /// Whole content, for a file about to be changed in place.
+    pub(crate) fn load(&self, path: &str) -> Res<Vec<u8>> {
+        self.store()?.read("wasi.load", path, |ws| ws.read(path))
+    }
+}
+
+impl Tree {
+    /// The same tree (for `is-same-object`).
+    pub(crate) fn same(&self, other: &Tree) -> bool {
+        match (self, other) {
+            (Tree::Store(a), Tree::Store(b)) => Arc::ptr_eq(a, b),
+            (Tree::HostDir(a), Tree::HostDir(b)) => Arc::ptr_eq(a, b),
+            (Tree::Files(a), Tree::Files(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! `Runtime::run_command`: a `wasi:cli/command` component (a plain
+//! `fn main()` built for wasm32-wasip2) run against a workspace, with argv,
+//! environment, cwd and stdin, its output in sinks, the run's memory and
+//! time limits, and the exit code it gave (`exit-with-code` included).
+//!
+//! The command sees the workspace at `/`, a scratch `/tmp` (`$TMPDIR`)
+//! and the mounts it is given. It runs on the calling thread, is not
+//! journalled as a durable run, and keeps no run record.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use computer_store::{RunStatus, Workspace};
+use wasmtime::component::ResourceTable;
+use wasmtime::{Store, UpdateDeadline};
+use wasmtime_wasi::WasiCtx;
+use wasmtime_wasi::p2::bindings::sync::Command;
+use wasmtime_wasi::p2::pipe::MemoryInputPipe;
+
+use crate::Runtime;
+use crate::error::ExecError;
+use crate::host::wasi_fs::{Mount, TMP, WasiFs};
+use crate::run::limits::{Limits, MemoryLimiter};
+use crate::run::output::{Channel, GuestStream, Sink};
+use crate::run::result::{EXIT_TIMEOUT, RunResult, status_of_exit};
+use crate::run::state::{RunState, Stop};
+
+/// What a command runs with.
+#[derive(Debug, Clone, Default)]
+pub struct CommandOptions {
+    /// `argv[0]` and the rest.
+    pub argv: Vec<String>,
+    pub env: Vec<(String, String)>,
+    /// The working directory (`/` if empty).
+    pub cwd: String,
+    pub stdin: Vec<u8>,
+    pub limits: Limits,
+    /// Read-only trees the command sees besides the workspace and `/tmp`.
+    pub mounts: Vec<Mount>,
+}
+
+/// The backend name a command's result reports.
+const COMMAND_BACKEND: &str = "command";
+
+impl Runtime {
+    /// Runs the command component `component` (bytes of a `wasi:cli/command`
+    /// component; compiled once and cached) against `workspace`.
+    pub fn run_command(
+        &self,
+        workspace: Arc<Workspace>,
+        name: &str,
+        component: &[u8],
+        options: CommandOptions,
+    ) -> Result<RunResult, ExecError> {
+        let inner = &self.inner;
+        let component =
+            crate::engine::component_cache::load(&inner.engine, name, component, &inner.cache_dir)?;
+        let started = Instant::now();
+        let (events, _rx) = mpsc::channel();
+        let stdout = Sink::new(Channel::Stdout, options.limits.stdout_bytes, events.clone());
+        let stderr = Sink::new(Channel::Stderr, options.limits.stderr_bytes, events);
+        let mut store = command_store(self, workspace, &options, &stdout, &stderr);
+        let result = Command::instantiate(&mut store, &component, &inner.linker)
+            .and_then(|cmd| cmd.wasi_cli_run().call_run(&mut store));
+        let state = store.data();
+        let (exit_code, error) = match result {
+            Ok(Ok(())) => (0, None),
+            Ok(Err(())) => (1, None),
+            Err(e) => ended_by(&e, state, &options.limits),
+        };
+        let status = match state.stop {
+            Some(Stop::TimedOut) => RunStatus::TimedOut,
+            _ if error.is_some() && exit_code == 1 => RunStatus::Failed,
+            _ => status_of_exit(exit_code),
+        };
+        if let Some(err) = &error {
+            stderr.push_always(format!("computer: {err}\n").as_bytes());
+        }
+        Ok(RunResult {
+            run_id: crate::run::run_id::generate(),
+            backend: COMMAND_BACKEND.to_owned(),
+            status,
+            exit_code,
+            stdout: stdout.finish(),
+            stderr: stderr.finish(),
+            value: None,
+            error,
+            duration: started.elapsed(),
+            extras: Default::default(),
+        })
+    }
+}
+
+/// The exit code and host error of a command that did not return.
+fn ended_by(e: &wasmtime::Error, state: &RunState, limits: &Limits) -> (i32, Option<String>) {
+    if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
+        return (exit.0, None);
+    }
+    match state.stop {
+        Some(Stop::TimedOut) => (
+            EXIT_TIMEOUT,
+            Some(format!("timed out after {:?}", limits.timeout)),
+        ),
+        _ if state.limiter.hit => (
+            1,
+            Some(format!(
+                "memory limit exceeded ({} MiB)",
+                limits.memory_bytes >> 20
+            )),
+        ),
+        _ => (
+            1,
+            Some(format!("command trapped: {}", crate::error::one_line(e))),
+        ),
+    }
+}
+
+fn command_store(
+    rt: &Runtime,
+    workspace: Arc<Workspace>,
+    options: &CommandOptions,
+    stdout: &Sink,
+    stderr: &Sink,
+) -> Store<RunState> {
+    let cwd = if options.cwd.is_empty() {
+        "/"
+    } else {
+        options.cwd.as_str()
+    };
+    let mut wasi = WasiCtx::builder();
+    wasi.args(&options.argv)
+        .env("TMPDIR", TMP)
+        .envs(&options.env)
+        .env("PWD", cwd)
+        .initial_cwd(cwd)
+        .stdin(MemoryInputPipe::new(options.stdin.clone()))
+        .stdout(GuestStream(stdout.clone()))
+        .stderr(GuestStream(stderr.clone()))
+        .allow_tcp(false)
+        .allow_udp(false)
+        .allow_ip_name_lookup(false);
+    let limits = &options.limits;
+    let state = RunState {
+        wasi: wasi.build(),
+        table: ResourceTable::new(),
+        wasi_fs: WasiFs::new(
+            workspace.clone(),
+            None,
+            limits.memory_bytes as u64,
+            &options.mounts,
+        ),
+        workspace,
+        modules: rt.inner.modules.clone(),
+        limiter: MemoryLimiter {
+            max_memory: limits.memory_bytes,
+            max_tables: 1_000_000,
+            hit: false,
+        },
+        cancel: Arc::new(AtomicBool::new(false)),
+        deadline: Instant::now() + limits.timeout,
+        stop: None,
+        journal: None,
+    };
+    let mut store = Store::new(&rt.inner.engine, state);
+    store.limiter(|s| &mut s.limiter);
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(|mut ctx| {
+        let state = ctx.data_mut();
+        if Instant::now() >= state.deadline {
+            state.stop = Some(Stop::TimedOut);
+            return Err(wasmtime::Error::msg("command timed out"));
+        }
+        Ok(UpdateDeadline::Continue(1))
+    });
+    store
+}

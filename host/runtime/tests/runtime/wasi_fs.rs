@@ -1,0 +1,219 @@
+//! wasi:filesystem over the workspace: a `std::fs` command component
+//! (`tests/fixtures/wasi-fs-probe`) run with `Runtime::run_command`, one
+//! check per test, and what it wrote looked at through the store.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use computer_runtime::{CommandOptions, Mount, MountSource, RunResult, RunStatus};
+use computer_store::Workspace;
+
+use crate::support::{bare_runtime, s};
+
+fn probe_bytes() -> &'static [u8] {
+    static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BYTES.get_or_init(|| {
+        let path = std::env::var_os("COMPUTER_WASI_FS_PROBE_WASM")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("../../guests/target/wasm32-wasip2/release/wasi_fs_probe.wasm")
+            });
+        std::fs::read(&path).unwrap_or_else(|e| {
+            panic!(
+                "cannot read {} ({e}): run scripts/build-guests.sh to build the probe",
+                path.display()
+            )
+        })
+    })
+}
+
+fn run_with(ws: &Arc<Workspace>, args: &[&str], mounts: Vec<Mount>) -> RunResult {
+    let mut argv = vec!["wasi_fs_probe".to_owned()];
+    argv.extend(args.iter().map(|a| (*a).to_owned()));
+    let options = CommandOptions {
+        argv,
+        mounts,
+        ..CommandOptions::default()
+    };
+    bare_runtime()
+        .run_command(ws.clone(), "wasi_fs_probe", probe_bytes(), options)
+        .expect("the probe runs")
+}
+
+fn check(ws: &Arc<Workspace>, args: &[&str]) -> RunResult {
+    let r = run_with(ws, args, vec![]);
+    assert_eq!(
+        r.exit_code,
+        0,
+        "{args:?}: stdout {} stderr {}",
+        s(&r.stdout),
+        s(&r.stderr)
+    );
+    assert_eq!(s(&r.stdout).trim(), format!("ok {}", args[0]));
+    r
+}
+
+fn ws() -> Arc<Workspace> {
+    Arc::new(Workspace::in_memory().expect("workspace"))
+}
+
+#[test]
+fn descriptors_stat_unlink_rmdir() {
+    let ws = ws();
+    check(&ws, &["descriptors"]);
+    assert!(!ws.exists("/probe/d").unwrap());
+}
+
+#[test]
+fn seek_pread_pwrite_and_holes() {
+    let ws = ws();
+    check(&ws, &["seek"]);
+    let data = ws.read("/probe/seek.bin").unwrap();
+    assert_eq!(data.len(), 20001);
+    assert_eq!(&data[4096..4102], b"MIDDLE");
+}
+
+#[test]
+fn append_and_truncate() {
+    let ws = ws();
+    check(&ws, &["append"]);
+    assert_eq!(ws.read("/probe/log.txt").unwrap(), b"one\ntwo\nthree\n");
+    check(&ws, &["truncate"]);
+    assert_eq!(ws.stat("/probe/t.txt").unwrap().size, 0);
+}
+
+#[test]
+fn readdir_pages_through_many_entries() {
+    let ws = ws();
+    check(&ws, &["readdir", "1000"]);
+    let listed = ws
+        .readdir("/probe/many", computer_store::Page::all())
+        .unwrap();
+    assert_eq!(listed.len(), 1000);
+}
+
+#[test]
+fn rename_over_files_and_directories() {
+    let ws = ws();
+    check(&ws, &["rename"]);
+    assert_eq!(ws.read("/probe/r/b").unwrap(), b"A");
+    assert!(ws.exists("/probe/r/d2/sub").unwrap());
+}
+
+#[test]
+fn symlinks_follow_readlink_and_loops() {
+    let ws = ws();
+    ws.mkdir(
+        "/probe/l",
+        &computer_store::MkdirOptions {
+            recursive: true,
+            mode: None,
+        },
+    )
+    .unwrap();
+    ws.write("/probe/l/target", b"T", &Default::default())
+        .unwrap();
+    ws.symlink("target", "/probe/l/link").unwrap();
+    ws.symlink("loop2", "/probe/l/loop1").unwrap();
+    ws.symlink("loop1", "/probe/l/loop2").unwrap();
+    check(&ws, &["symlinks"]);
+}
+
+#[test]
+fn dotdot_stops_at_the_root() {
+    let ws = ws();
+    check(&ws, &["dotdot"]);
+    assert_eq!(ws.read("/probe-root.txt").unwrap(), b"r");
+}
+
+#[test]
+fn read_only_subtrees_answer_read_only() {
+    let ws = ws();
+    ws.mkdir("/ro", &Default::default()).unwrap();
+    ws.write("/ro/f.txt", b"locked", &Default::default())
+        .unwrap();
+    ws.set_readonly("/ro", true).unwrap();
+    check(&ws, &["readonly"]);
+    assert_eq!(ws.read("/ro/f.txt").unwrap(), b"locked");
+    assert!(!ws.exists("/ro/new.txt").unwrap());
+}
+
+#[test]
+fn exclusive_create_and_unicode_names() {
+    let ws = ws();
+    check(&ws, &["exclusive"]);
+    check(&ws, &["unicode"]);
+    assert_eq!(ws.read("/probe/ünï cødé ✓ 日本.txt").unwrap(), b"ok");
+}
+
+#[test]
+fn tmp_is_private_to_each_run_and_not_in_the_workspace() {
+    let ws = ws();
+    check(&ws, &["tmp"]);
+    // A second run starts with an empty /tmp (the probe checks), and
+    // nothing reached the workspace.
+    check(&ws, &["tmp"]);
+    assert!(!ws.exists("/tmp").unwrap());
+}
+
+#[test]
+fn writes_are_visible_through_the_store_afterwards() {
+    let ws = ws();
+    check(&ws, &["write", "/probe/out.txt", "from wasi"]);
+    assert_eq!(ws.read("/probe/out.txt").unwrap(), b"from wasi");
+}
+
+#[test]
+fn a_missing_parent_fails_and_exits_1() {
+    let ws = ws();
+    let r = run_with(&ws, &["write", "/no/such/dir/x", "y"], vec![]);
+    assert_eq!(r.exit_code, 1, "{}", s(&r.stderr));
+    assert_eq!(r.status, RunStatus::Failed);
+}
+
+#[test]
+fn mounts_are_read_only_host_dirs_or_bytes() {
+    let ws = ws();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("data.txt"), "host bytes").unwrap();
+    let host = Mount {
+        guest_path: "/usr/lib/probe".into(),
+        source: MountSource::HostDir(dir.path().to_path_buf()),
+    };
+    let r = run_with(
+        &ws,
+        &["mount", "/usr/lib/probe/data.txt", "host bytes"],
+        vec![host],
+    );
+    assert_eq!(r.exit_code, 0, "{}", s(&r.stderr));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    let mut files = BTreeMap::new();
+    files.insert("sub/file.txt".to_owned(), Arc::from(&b"embedded"[..]));
+    let bytes = Mount {
+        guest_path: "/opt/emb".into(),
+        source: MountSource::Files(Arc::new(files)),
+    };
+    let r = run_with(
+        &ws,
+        &["mount", "/opt/emb/sub/file.txt", "embedded"],
+        vec![bytes],
+    );
+    assert_eq!(r.exit_code, 0, "{}", s(&r.stderr));
+    assert!(!ws.exists("/usr").unwrap() && !ws.exists("/opt").unwrap());
+}
+
+#[test]
+fn stdin_reaches_the_command() {
+    let ws = ws();
+    let options = CommandOptions {
+        argv: vec!["wasi_fs_probe".into(), "cat".into()],
+        stdin: b"piped in\n".to_vec(),
+        ..CommandOptions::default()
+    };
+    let r = bare_runtime()
+        .run_command(ws, "wasi_fs_probe", probe_bytes(), options)
+        .unwrap();
+    assert_eq!(s(&r.stdout), "piped in\nok cat\n");
+}
