@@ -34,6 +34,18 @@ export CC_wasm32_wasip2=clang-19
 export AR_wasm32_wasip2=llvm-ar-19
 export CFLAGS_wasm32_wasip2="--sysroot=$SYSROOT"
 
+# `scripts/build-guests.sh lint` checks the guests' workspace as test.sh checks the
+# host's: `cargo fmt --check`, and clippy on every target with warnings denied
+# (release, so it reuses the build's build-script runs, QuickJS's C among them).
+if [ "${1:-}" = "lint" ]; then
+  shift
+  log "cargo fmt --check (guests)"
+  cargo fmt --all --check --manifest-path "$GUESTS/Cargo.toml"
+  log "cargo clippy --all-targets (guests, wasm32-wasip2)"
+  cargo clippy --release --target wasm32-wasip2 --all-targets --manifest-path "$GUESTS/Cargo.toml" "$@" -- -D warnings
+  exit 0
+fi
+
 # `scripts/build-guests.sh clippy` runs clippy with the same environment.
 if [ "${1:-}" = "clippy" ]; then
   shift

@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 if [ -x scripts/build-guests.sh ] && [ -f guests/Cargo.toml ]; then
   ./scripts/build-guests.sh
+  echo "== guests: cargo fmt --check, cargo clippy"
+  ./scripts/build-guests.sh lint
 fi
 
 echo "== cargo fmt --check"

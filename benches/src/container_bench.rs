@@ -103,13 +103,37 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
 
     // Cold first exec: create and start the container, push every file.
     let ws = workspace(&dir.join("small.db"), small)?;
+    cold_rows(&backend, cli, &ws, small, quick, &mut rows)?;
+    // Warm: the same container, nothing changed, interleaved with raw execs.
+    warm_rows(&backend, cli, &ws, small, trials, &mut rows)?;
+    // Sync cost by workspace size: nothing changed, and one changed file.
+    for (n, ws) in [
+        (small, ws.clone()),
+        (large, workspace(&dir.join("large.db"), large)?),
+    ] {
+        sync_rows(&backend, &ws, n, trials, &mut rows)?;
+    }
+    backend.stop(&ws)?;
+    Ok(rows)
+}
+
+/// The first exec of `true` (the container created and started, every file
+/// pushed) against `podman run --rm`.
+fn cold_rows(
+    backend: &ContainerBackend,
+    cli: &str,
+    ws: &Arc<Workspace>,
+    small: usize,
+    quick: bool,
+    rows: &mut Vec<Row>,
+) -> Result<()> {
     let image = backend.config().image.clone();
     let mut cold = Vec::new();
     let mut cold_ref = Vec::new();
     for _ in 0..(if quick { 1 } else { 5 }) {
-        backend.stop(&ws)?;
+        backend.stop(ws)?;
         let t = Instant::now();
-        let r = exec(&backend, &ws, "true")?;
+        let r = exec(backend, ws, "true")?;
         cold.push(t.elapsed());
         anyhow::ensure!(ContainerRunInfo::of(&r).is_some_and(|c| c.created));
         cold_ref.push(raw(
@@ -130,16 +154,27 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
         native_us: Some(us(median(cold_ref))),
         target: "reference: `podman run --rm IMAGE true`".into(),
     });
+    Ok(())
+}
 
-    // Warm: the same container, nothing changed, interleaved with raw execs.
-    let name = ContainerRunInfo::of(&exec(&backend, &ws, "true")?)
+/// Execs of `true` in the running container, nothing changed, against
+/// `podman exec`.
+fn warm_rows(
+    backend: &ContainerBackend,
+    cli: &str,
+    ws: &Arc<Workspace>,
+    small: usize,
+    trials: usize,
+    rows: &mut Vec<Row>,
+) -> Result<()> {
+    let name = ContainerRunInfo::of(&exec(backend, ws, "true")?)
         .map(|c| c.name)
         .context("no container info")?;
     let mut warm = Vec::new();
     let mut warm_ref = Vec::new();
     for _ in 0..trials {
         let t = Instant::now();
-        let r = exec(&backend, &ws, "true")?;
+        let r = exec(backend, ws, "true")?;
         warm.push(t.elapsed());
         anyhow::ensure!(
             sync(&r).pushed == 0 && sync(&r).pulled == 0,
@@ -161,70 +196,74 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
             }
         ),
     });
+    Ok(())
+}
 
-    // Sync cost by workspace size: nothing changed, and one changed file.
-    for (n, ws) in [
-        (small, ws.clone()),
-        (large, workspace(&dir.join("large.db"), large)?),
-    ] {
-        exec(&backend, &ws, "true")?;
-        let mut idle = Vec::new();
-        let mut one = Vec::new();
-        let mut one_total = Vec::new();
-        let mut pulled_one = Vec::new();
-        for i in 0..trials {
-            idle.push(sync_time(&sync(&exec(&backend, &ws, "true")?).timings));
-            ws.write(
-                "/d0/f0.txt",
-                format!("change {i}\n").as_bytes(),
-                &WriteOptions::default(),
-            )?;
-            let t = Instant::now();
-            let r = exec(&backend, &ws, "true")?;
-            one_total.push(t.elapsed());
-            anyhow::ensure!(
-                sync(&r).pushed == 1,
-                "pushed {} entries for one change",
-                sync(&r).pushed
-            );
-            one.push(sync_time(&sync(&r).timings));
-            // The other way: the command changes one file, the pull finds it.
-            let r = exec(&backend, &ws, &format!("echo back {i} > d1/f100.txt"))?;
-            anyhow::ensure!(
-                sync(&r).pulled == 1,
-                "pulled {} entries for one change",
-                sync(&r).pulled
-            );
-            pulled_one.push(sync_time(&sync(&r).timings));
-        }
-        rows.push(Row {
-            work: format!("sync (push + pull), nothing changed, {n} files"),
-            computer_us: us(median(idle)),
-            native_us: None,
-            target: "no copying".into(),
-        });
-        rows.push(Row {
-            work: format!("sync (push + pull), 1 file changed in the workspace, {n} files"),
-            computer_us: us(median(one)),
-            native_us: None,
-            target: "independent of size".into(),
-        });
-        rows.push(Row {
-            work: format!("sync (push + pull), 1 file changed by the command, {n} files"),
-            computer_us: us(median(pulled_one)),
-            native_us: None,
-            target: "independent of size".into(),
-        });
-        rows.push(Row {
-            work: format!("exec of `true` after 1 file changed, {n} files"),
-            computer_us: us(median(one_total)),
-            native_us: None,
-            target: "–".into(),
-        });
-        backend.stop(&ws)?;
+/// The sync cost in a workspace of `n` files: nothing changed, one file
+/// changed in the workspace, one changed by the command.
+fn sync_rows(
+    backend: &ContainerBackend,
+    ws: &Arc<Workspace>,
+    n: usize,
+    trials: usize,
+    rows: &mut Vec<Row>,
+) -> Result<()> {
+    exec(backend, ws, "true")?;
+    let mut idle = Vec::new();
+    let mut one = Vec::new();
+    let mut one_total = Vec::new();
+    let mut pulled_one = Vec::new();
+    for i in 0..trials {
+        idle.push(sync_time(&sync(&exec(backend, ws, "true")?).timings));
+        ws.write(
+            "/d0/f0.txt",
+            format!("change {i}\n").as_bytes(),
+            &WriteOptions::default(),
+        )?;
+        let t = Instant::now();
+        let r = exec(backend, ws, "true")?;
+        one_total.push(t.elapsed());
+        anyhow::ensure!(
+            sync(&r).pushed == 1,
+            "pushed {} entries for one change",
+            sync(&r).pushed
+        );
+        one.push(sync_time(&sync(&r).timings));
+        // The other way: the command changes one file, the pull finds it.
+        let r = exec(backend, ws, &format!("echo back {i} > d1/f100.txt"))?;
+        anyhow::ensure!(
+            sync(&r).pulled == 1,
+            "pulled {} entries for one change",
+            sync(&r).pulled
+        );
+        pulled_one.push(sync_time(&sync(&r).timings));
     }
-    backend.stop(&ws)?;
-    Ok(rows)
+    rows.push(Row {
+        work: format!("sync (push + pull), nothing changed, {n} files"),
+        computer_us: us(median(idle)),
+        native_us: None,
+        target: "no copying".into(),
+    });
+    rows.push(Row {
+        work: format!("sync (push + pull), 1 file changed in the workspace, {n} files"),
+        computer_us: us(median(one)),
+        native_us: None,
+        target: "independent of size".into(),
+    });
+    rows.push(Row {
+        work: format!("sync (push + pull), 1 file changed by the command, {n} files"),
+        computer_us: us(median(pulled_one)),
+        native_us: None,
+        target: "independent of size".into(),
+    });
+    rows.push(Row {
+        work: format!("exec of `true` after 1 file changed, {n} files"),
+        computer_us: us(median(one_total)),
+        native_us: None,
+        target: "–".into(),
+    });
+    backend.stop(ws)?;
+    Ok(())
 }
 
 /// The sync counts of a container run (zeros if it reported none).

@@ -158,6 +158,14 @@ pub fn is_valid_base64(units: &[u16]) -> bool {
         .all(|&u| matches!(u, 0x41..=0x5a | 0x61..=0x7a | 0x30..=0x39 | 0x2b | 0x2f))
 }
 
+/// [`encode`] for a string that is already UTF-8 on the Rust side.
+pub fn encode_str(text: &str, enc: Encoding) -> Vec<u8> {
+    match enc {
+        Encoding::Utf8 => text.as_bytes().to_vec(),
+        _ => encode(&text.encode_utf16().collect::<Vec<u16>>(), enc),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,13 +186,5 @@ mod tests {
         assert_eq!(decode(b"fo", Encoding::Base64Url), "Zm8");
         assert!(is_valid_base64(&u("Zm8=")));
         assert!(!is_valid_base64(&u("Zm8=x")));
-    }
-}
-
-/// [`encode`] for a string that is already UTF-8 on the Rust side.
-pub fn encode_str(text: &str, enc: Encoding) -> Vec<u8> {
-    match enc {
-        Encoding::Utf8 => text.as_bytes().to_vec(),
-        _ => encode(&text.encode_utf16().collect::<Vec<u16>>(), enc),
     }
 }

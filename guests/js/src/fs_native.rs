@@ -108,8 +108,17 @@ pub fn require_directory(ctx: &Ctx<'_>, path: &str) -> Result<()> {
 
 pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
     let obj = Object::new(ctx.clone())?;
+    add_reads(&obj, state)?;
+    add_mutations(&obj)?;
+    add_metadata(&obj)?;
+    add_links_and_attributes(&obj)?;
+    Ok(obj)
+}
+
+/// `read` (a whole file) and `readStdin`.
+fn add_reads<'js>(obj: &Object<'js>, state: &Shared) -> Result<()> {
     set_fn(
-        &obj,
+        obj,
         "read",
         |ctx: Ctx<'js>, path: String| -> Result<ArrayBuffer<'js>> {
             let data = check(&ctx, read_all(&path))?;
@@ -117,11 +126,16 @@ pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
         },
     )?;
     let s = state.clone();
-    set_fn(&obj, "readStdin", move |ctx: Ctx<'js>| {
+    set_fn(obj, "readStdin", move |ctx: Ctx<'js>| {
         ArrayBuffer::new(ctx, natives::read_stdin_all(&s))
     })?;
+    Ok(())
+}
+
+/// `write`, `append`, `truncate`, `mkdir`, `rm`, `rename` and `copy`.
+fn add_mutations<'js>(obj: &Object<'js>) -> Result<()> {
     set_fn(
-        &obj,
+        obj,
         "write",
         |ctx: Ctx<'js>,
          path: String,
@@ -139,56 +153,57 @@ pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
         },
     )?;
     set_fn(
-        &obj,
+        obj,
         "append",
         |ctx: Ctx<'js>, path: String, data: Value<'js>| -> Result<()> {
             let bytes = bytes_of(&ctx, &data)?;
             check(&ctx, fs::append(&path, &bytes))
         },
     )?;
+    set_fn(obj, "truncate", |ctx: Ctx<'js>, path: String, size: f64| {
+        check(&ctx, fs::truncate(&path, size.max(0.0) as u64))
+    })?;
     set_fn(
-        &obj,
-        "truncate",
-        |ctx: Ctx<'js>, path: String, size: f64| {
-            check(&ctx, fs::truncate(&path, size.max(0.0) as u64))
-        },
-    )?;
-    set_fn(
-        &obj,
+        obj,
         "mkdir",
         |ctx: Ctx<'js>, path: String, recursive: bool, mode: Opt<Option<u32>>| {
             check(&ctx, fs::mkdir(&path, recursive, mode.0.flatten()))
         },
     )?;
     set_fn(
-        &obj,
+        obj,
         "rm",
         |ctx: Ctx<'js>, path: String, recursive: bool, force: bool| {
             check(&ctx, fs::rm(&path, recursive, force))
         },
     )?;
-    set_fn(&obj, "rename", |ctx: Ctx<'js>, from: String, to: String| {
+    set_fn(obj, "rename", |ctx: Ctx<'js>, from: String, to: String| {
         check(&ctx, fs::rename(&from, &to))
     })?;
     set_fn(
-        &obj,
+        obj,
         "copy",
         |ctx: Ctx<'js>, from: String, to: String, recursive: bool| {
             check(&ctx, fs::copy(&from, &to, recursive))
         },
     )?;
-    set_fn(&obj, "stat", |ctx: Ctx<'js>, path: String| {
+    Ok(())
+}
+
+/// `stat`, `lstat` and `readdir`.
+fn add_metadata<'js>(obj: &Object<'js>) -> Result<()> {
+    set_fn(obj, "stat", |ctx: Ctx<'js>, path: String| {
         let st = check(&ctx, fs::stat(&path))?;
         stat_object(&ctx, st)
     })?;
-    set_fn(&obj, "lstat", |ctx: Ctx<'js>, path: String| {
+    set_fn(obj, "lstat", |ctx: Ctx<'js>, path: String| {
         let st = check(&ctx, fs::lstat(&path))?;
         stat_object(&ctx, st)
     })?;
     // Entries as a flat [name, kind, name, kind, ...] array: one allocation per entry
     // fewer than objects, and readdir is hot.
     set_fn(
-        &obj,
+        obj,
         "readdir",
         |ctx: Ctx<'js>, path: String| -> Result<Array<'js>> {
             let entries = check(&ctx, fs::readdir(&path, 0, None))?;
@@ -200,27 +215,32 @@ pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
             Ok(out)
         },
     )?;
+    Ok(())
+}
+
+/// `symlink`, `readlink`, `realpath`, `chmod` and `setMtime`.
+fn add_links_and_attributes<'js>(obj: &Object<'js>) -> Result<()> {
     set_fn(
-        &obj,
+        obj,
         "symlink",
         |ctx: Ctx<'js>, target: String, path: String| check(&ctx, fs::symlink(&target, &path)),
     )?;
-    set_fn(&obj, "readlink", |ctx: Ctx<'js>, path: String| {
+    set_fn(obj, "readlink", |ctx: Ctx<'js>, path: String| {
         check(&ctx, fs::readlink(&path))
     })?;
-    set_fn(&obj, "realpath", |ctx: Ctx<'js>, path: String| {
+    set_fn(obj, "realpath", |ctx: Ctx<'js>, path: String| {
         check(&ctx, fs::realpath(&path))
     })?;
-    set_fn(&obj, "chmod", |ctx: Ctx<'js>, path: String, mode: u32| {
+    set_fn(obj, "chmod", |ctx: Ctx<'js>, path: String, mode: u32| {
         check(&ctx, fs::chmod(&path, mode))
     })?;
     set_fn(
-        &obj,
+        obj,
         "setMtime",
         |ctx: Ctx<'js>, path: String, mtime_ms: f64| {
             let ns = (mtime_ms.max(0.0) * 1_000_000.0) as u64;
             check(&ctx, fs::set_mtime(&path, ns))
         },
     )?;
-    Ok(obj)
+    Ok(())
 }

@@ -87,9 +87,23 @@ pub fn create<'js>(
     main_name: &str,
 ) -> Result<Object<'js>> {
     let native = Object::new(ctx.clone())?;
+    add_process(&native, state, argv, main_name)?;
+    add_clock_and_timers(&native, state)?;
+    add_stdin_and_encoding(&native, state)?;
+    add_runtime(&native)?;
+    native.set("fs", fs_native::create(ctx, state)?)?;
+    Ok(native)
+}
 
+/// Output, exit, the environment, argv and the working directory.
+fn add_process<'js>(
+    native: &Object<'js>,
+    state: &Shared,
+    argv: &[String],
+    main_name: &str,
+) -> Result<()> {
     set_fn(
-        &native,
+        native,
         "write",
         |ctx: Ctx<'js>, fd: i32, data: Value<'js>| -> Result<()> {
             let bytes = bytes_of(&ctx, &data)?;
@@ -99,21 +113,17 @@ pub fn create<'js>(
     )?;
     let s = state.clone();
     set_fn(
-        &native,
+        native,
         "exit",
         move |ctx: Ctx<'js>, code: i32| -> Result<()> { Err(exit_now(&ctx, &s, code)) },
     )?;
     let s = state.clone();
-    set_fn(
-        &native,
-        "uncaught",
-        move |ctx: Ctx<'js>, err: Value<'js>| {
-            report::fatal(&ctx, &s, err);
-            Err::<(), _>(exit_now(&ctx, &s, 1))
-        },
-    )?;
+    set_fn(native, "uncaught", move |ctx: Ctx<'js>, err: Value<'js>| {
+        report::fatal(&ctx, &s, err);
+        Err::<(), _>(exit_now(&ctx, &s, 1))
+    })?;
 
-    set_fn(&native, "env", |ctx: Ctx<'js>| -> Result<Object<'js>> {
+    set_fn(native, "env", |ctx: Ctx<'js>| -> Result<Object<'js>> {
         let env = Object::new(ctx)?;
         for (k, v) in environment::get_environment() {
             env.set(k, v)?;
@@ -124,10 +134,10 @@ pub fn create<'js>(
     native.set("mainModule", main_name)?;
 
     let s = state.clone();
-    set_fn(&native, "cwd", move || s.cwd())?;
+    set_fn(native, "cwd", move || s.cwd())?;
     let s = state.clone();
     set_fn(
-        &native,
+        native,
         "chdir",
         move |ctx: Ctx<'js>, dir: String| -> Result<()> {
             let target = paths::resolve(&s.cwd(), &dir);
@@ -141,19 +151,23 @@ pub fn create<'js>(
             Ok(())
         },
     )?;
+    Ok(())
+}
 
-    set_fn(&native, "monotonicNs", |ctx: Ctx<'js>| {
+/// The monotonic clock, randomness and timers.
+fn add_clock_and_timers<'js>(native: &Object<'js>, state: &Shared) -> Result<()> {
+    set_fn(native, "monotonicNs", |ctx: Ctx<'js>| {
         BigInt::from_u64(ctx, monotonic_clock::now())
     })?;
     let s = state.clone();
-    set_fn(&native, "random", move || next_random(&s))?;
-    set_fn(&native, "randomBytes", |ctx: Ctx<'js>, n: u32| {
+    set_fn(native, "random", move || next_random(&s))?;
+    set_fn(native, "randomBytes", |ctx: Ctx<'js>, n: u32| {
         ArrayBuffer::new(ctx, random::get_random_bytes(n as u64))
     })?;
 
     let s = state.clone();
     set_fn(
-        &native,
+        native,
         "setTimer",
         move |ctx: Ctx<'js>, f: Function<'js>, delay: Opt<f64>, repeat: Opt<bool>| {
             event_loop::set_timer(
@@ -166,15 +180,19 @@ pub fn create<'js>(
         },
     )?;
     let s = state.clone();
-    set_fn(&native, "clearTimer", move |id: Value<'js>| {
+    set_fn(native, "clearTimer", move |id: Value<'js>| {
         if let Some(id) = id.as_number() {
             event_loop::clear_timer(&s, id as u32);
         }
     })?;
+    Ok(())
+}
 
+/// `stdinRead`, and the text encodings: `encode`, `decode`, `isBase64`, `isUtf8`.
+fn add_stdin_and_encoding<'js>(native: &Object<'js>, state: &Shared) -> Result<()> {
     let s = state.clone();
     set_fn(
-        &native,
+        native,
         "stdinRead",
         move |ctx: Ctx<'js>, max: Opt<u32>| -> Result<Value<'js>> {
             match read_stdin(&s, max.0.unwrap_or(65536) as u64) {
@@ -185,7 +203,7 @@ pub fn create<'js>(
     )?;
 
     set_fn(
-        &native,
+        native,
         "encode",
         |ctx: Ctx<'js>, text: String, enc: Opt<String>| -> Result<ArrayBuffer<'js>> {
             let enc = encoding_arg(&ctx, enc)?;
@@ -193,27 +211,32 @@ pub fn create<'js>(
         },
     )?;
     set_fn(
-        &native,
+        native,
         "decode",
         |ctx: Ctx<'js>, data: Value<'js>, enc: Opt<String>| -> Result<String> {
             let enc = encoding_arg(&ctx, enc)?;
             Ok(encoding::decode(&bytes_of(&ctx, &data)?, enc))
         },
     )?;
-    set_fn(&native, "isBase64", |text: String| {
+    set_fn(native, "isBase64", |text: String| {
         encoding::is_valid_base64(&text.encode_utf16().collect::<Vec<u16>>())
     })?;
 
     set_fn(
-        &native,
+        native,
         "isUtf8",
         |ctx: Ctx<'js>, data: Value<'js>| -> Result<bool> {
             Ok(std::str::from_utf8(&bytes_of(&ctx, &data)?).is_ok())
         },
     )?;
+    Ok(())
+}
+
+/// Promise inspection, built-in module compilation and workspace module calls.
+fn add_runtime<'js>(native: &Object<'js>) -> Result<()> {
     // [state, value] of a promise, for util.inspect.
     set_fn(
-        &native,
+        native,
         "promiseInfo",
         |ctx: Ctx<'js>, value: Value<'js>| -> Result<Value<'js>> {
             let Some(promise) = value.as_promise() else {
@@ -242,18 +265,17 @@ pub fn create<'js>(
             Ok(pair.into_value())
         },
     )?;
-    set_fn(&native, "compile", |ctx: Ctx<'js>, name: String| {
+    set_fn(native, "compile", |ctx: Ctx<'js>, name: String| {
         builtins::compile(&ctx, &name)
     })?;
     set_fn(
-        &native,
+        native,
         "wsCall",
         |ctx: Ctx<'js>, module: String, function: String, args: String| {
             modules_ws::call(&ctx, &module, &function, &args)
         },
     )?;
-    native.set("fs", fs_native::create(ctx, state)?)?;
-    Ok(native)
+    Ok(())
 }
 
 /// Read up to `max` bytes of stdin, blocking; `None` at its end.

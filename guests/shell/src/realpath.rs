@@ -116,70 +116,98 @@ fn is_within(path: &str, base: &str) -> bool {
     base == "/" || path == base || path.starts_with(&format!("{base}/"))
 }
 
-#[async_trait]
-impl bashkit::Builtin for Realpath {
-    async fn execute(&self, ctx: BuiltinContext<'_>) -> bashkit::Result<ExecResult> {
-        let mut o = Options {
-            mode: Mode::ParentMustExist,
-            quiet: false,
-            zero: false,
-            relative_to: None,
-            relative_base: None,
+/// Parses realpath's arguments: its options and the files, or the result
+/// to return at once (`--help`, a usage error).
+fn parse(argv: &[String]) -> Result<(Options, Vec<String>), Box<ExecResult>> {
+    let mut o = Options {
+        mode: Mode::ParentMustExist,
+        quiet: false,
+        zero: false,
+        relative_to: None,
+        relative_base: None,
+    };
+    let mut files = Vec::new();
+    let mut args = argv.iter();
+    let mut options_done = false;
+    while let Some(arg) = args.next() {
+        if options_done || !arg.starts_with('-') || arg == "-" {
+            files.push(arg.clone());
+            continue;
+        }
+        let (name, value) = match arg.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (arg.as_str(), None),
         };
-        let mut files = Vec::new();
-        let mut args = ctx.args.iter();
-        let mut options_done = false;
-        while let Some(arg) = args.next() {
-            if options_done || !arg.starts_with('-') || arg == "-" {
-                files.push(arg.clone());
-                continue;
+        match name {
+            "--" => options_done = true,
+            "-e" | "--canonicalize-existing" => o.mode = Mode::AllMustExist,
+            "-m" | "--canonicalize-missing" => o.mode = Mode::Missing,
+            "-E" => o.mode = Mode::ParentMustExist,
+            "-s" | "--strip" | "--no-symlinks" => o.mode = Mode::Lexical,
+            "-L" | "--logical" | "-P" | "--physical" => {}
+            "-q" | "--quiet" => o.quiet = true,
+            "-z" | "--zero" => o.zero = true,
+            "--relative-to" | "--relative-base" => {
+                let Some(v) = value.or_else(|| args.next().cloned()) else {
+                    return Err(Box::new(usage(&format!(
+                        "option '{name}' requires an argument"
+                    ))));
+                };
+                if name == "--relative-to" {
+                    o.relative_to = Some(v);
+                } else {
+                    o.relative_base = Some(v);
+                }
             }
-            let (name, value) = match arg.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (arg.as_str(), None),
-            };
-            match name {
-                "--" => options_done = true,
-                "-e" | "--canonicalize-existing" => o.mode = Mode::AllMustExist,
-                "-m" | "--canonicalize-missing" => o.mode = Mode::Missing,
-                "-E" => o.mode = Mode::ParentMustExist,
-                "-s" | "--strip" | "--no-symlinks" => o.mode = Mode::Lexical,
-                "-L" | "--logical" | "-P" | "--physical" => {}
-                "-q" | "--quiet" => o.quiet = true,
-                "-z" | "--zero" => o.zero = true,
-                "--relative-to" | "--relative-base" => {
-                    let Some(v) = value.or_else(|| args.next().cloned()) else {
-                        return Ok(usage(&format!("option '{name}' requires an argument")));
-                    };
-                    if name == "--relative-to" {
-                        o.relative_to = Some(v);
-                    } else {
-                        o.relative_base = Some(v);
-                    }
-                }
-                "--help" => {
-                    return Ok(ExecResult::ok(
-                        "Usage: realpath [OPTION]... FILE...\nPrint the resolved absolute file name.\n\n  -e, --canonicalize-existing  all components of the path must exist\n  -m, --canonicalize-missing   no path components need exist or be a directory\n  -q, --quiet                  suppress most error messages\n      --relative-to=DIR        print the resolved path relative to DIR\n      --relative-base=DIR      print absolute paths unless paths below DIR\n  -s, --strip, --no-symlinks   don't expand symlinks\n  -z, --zero                   end each output line with NUL, not newline\n".to_string(),
-                    ));
-                }
-                _ if !name.starts_with("--") && name.len() > 2 => {
-                    // Bundled short options (`-ms`).
-                    for c in name[1..].chars() {
-                        match c {
-                            'e' => o.mode = Mode::AllMustExist,
-                            'm' => o.mode = Mode::Missing,
-                            'E' => o.mode = Mode::ParentMustExist,
-                            's' => o.mode = Mode::Lexical,
-                            'q' => o.quiet = true,
-                            'z' => o.zero = true,
-                            'L' | 'P' => {}
-                            other => return Ok(usage(&format!("invalid option -- '{other}'"))),
+            "--help" => {
+                return Err(Box::new(ExecResult::ok(
+                    "Usage: realpath [OPTION]... FILE...\nPrint the resolved absolute file name.\n\n  -e, --canonicalize-existing  all components of the path must exist\n  -m, --canonicalize-missing   no path components need exist or be a directory\n  -q, --quiet                  suppress most error messages\n      --relative-to=DIR        print the resolved path relative to DIR\n      --relative-base=DIR      print absolute paths unless paths below DIR\n  -s, --strip, --no-symlinks   don't expand symlinks\n  -z, --zero                   end each output line with NUL, not newline\n".to_string(),
+                )));
+            }
+            _ if !name.starts_with("--") && name.len() > 2 => {
+                // Bundled short options (`-ms`).
+                for c in name[1..].chars() {
+                    match c {
+                        'e' => o.mode = Mode::AllMustExist,
+                        'm' => o.mode = Mode::Missing,
+                        'E' => o.mode = Mode::ParentMustExist,
+                        's' => o.mode = Mode::Lexical,
+                        'q' => o.quiet = true,
+                        'z' => o.zero = true,
+                        'L' | 'P' => {}
+                        other => {
+                            return Err(Box::new(usage(&format!("invalid option -- '{other}'"))));
                         }
                     }
                 }
-                _ => return Ok(usage(&format!("unrecognized option '{arg}'"))),
             }
+            _ => return Err(Box::new(usage(&format!("unrecognized option '{arg}'")))),
         }
+    }
+    Ok((o, files))
+}
+
+/// How `resolved` is printed given `--relative-to` and `--relative-base`
+/// (both canonical).
+fn shown(resolved: String, relative_to: &Option<String>, relative_base: &Option<String>) -> String {
+    match (relative_to, relative_base) {
+        (Some(to), Some(base)) if is_within(&resolved, base) && is_within(to, base) => {
+            relative(&resolved, to)
+        }
+        (Some(_), Some(_)) => resolved,
+        (Some(to), None) => relative(&resolved, to),
+        (None, Some(base)) if is_within(&resolved, base) => relative(&resolved, base),
+        _ => resolved,
+    }
+}
+
+#[async_trait]
+impl bashkit::Builtin for Realpath {
+    async fn execute(&self, ctx: BuiltinContext<'_>) -> bashkit::Result<ExecResult> {
+        let (o, files) = match parse(ctx.args) {
+            Ok(parsed) => parsed,
+            Err(result) => return Ok(*result),
+        };
         if files.is_empty() {
             return Ok(usage("missing operand"));
         }
@@ -203,19 +231,7 @@ impl bashkit::Builtin for Realpath {
         for file in &files {
             match canonical(&lexical(&cwd, file), o.mode) {
                 Ok(resolved) => {
-                    let shown = match (&relative_to, &relative_base) {
-                        (Some(to), Some(base))
-                            if is_within(&resolved, base) && is_within(to, base) =>
-                        {
-                            relative(&resolved, to)
-                        }
-                        (Some(_), Some(_)) => resolved,
-                        (Some(to), None) => relative(&resolved, to),
-                        (None, Some(base)) if is_within(&resolved, base) => {
-                            relative(&resolved, base)
-                        }
-                        _ => resolved,
-                    };
+                    let shown = shown(resolved, &relative_to, &relative_base);
                     out.push_str(&shown);
                     out.push(if o.zero { '\0' } else { '\n' });
                 }

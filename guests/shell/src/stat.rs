@@ -243,61 +243,94 @@ fn usage(message: &str) -> ExecResult {
     )
 }
 
-#[async_trait]
-impl bashkit::Builtin for Stat {
-    async fn execute(&self, ctx: BuiltinContext<'_>) -> bashkit::Result<ExecResult> {
-        let mut deref = false;
-        let mut format: Option<(String, bool)> = None;
-        let mut terse = false;
-        let mut files = Vec::new();
-        let mut args = ctx.args.iter();
-        let mut options_done = false;
-        while let Some(arg) = args.next() {
-            if options_done || !arg.starts_with('-') || arg == "-" {
-                files.push(arg.clone());
-                continue;
+/// stat's options and operands.
+struct Args {
+    deref: bool,
+    /// The format, and whether it interprets backslash escapes (`--printf`).
+    format: Option<(String, bool)>,
+    terse: bool,
+    files: Vec<String>,
+}
+
+/// Parses stat's arguments, or gives the result to return at once (a usage
+/// error, an unsupported option).
+fn parse(argv: &[String]) -> Result<Args, Box<ExecResult>> {
+    let mut deref = false;
+    let mut format: Option<(String, bool)> = None;
+    let mut terse = false;
+    let mut files = Vec::new();
+    let mut args = argv.iter();
+    let mut options_done = false;
+    while let Some(arg) = args.next() {
+        if options_done || !arg.starts_with('-') || arg == "-" {
+            files.push(arg.clone());
+            continue;
+        }
+        let (name, value) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        match name {
+            "--" => options_done = true,
+            "-L" | "--dereference" => deref = true,
+            "-t" | "--terse" => terse = true,
+            "-f" | "--file-system" => {
+                return Err(Box::new(ExecResult::err(
+                    "stat: --file-system is not supported for the workspace\n".to_string(),
+                    1,
+                )));
             }
-            let (name, value) = match arg.split_once('=') {
-                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
-                _ => (arg.as_str(), None),
-            };
-            match name {
-                "--" => options_done = true,
-                "-L" | "--dereference" => deref = true,
-                "-t" | "--terse" => terse = true,
-                "-f" | "--file-system" => {
-                    return Ok(ExecResult::err(
-                        "stat: --file-system is not supported for the workspace\n".to_string(),
-                        1,
-                    ));
-                }
-                "-c" | "--format" | "--printf" => {
-                    let Some(v) = value.or_else(|| args.next().cloned()) else {
-                        return Ok(usage(&format!("option requires an argument -- '{name}'")));
-                    };
-                    // `--format`/`-c` end each file with a newline; `--printf` does not,
-                    // and interprets backslash escapes.
-                    format = Some(if name == "--printf" {
-                        (v, true)
-                    } else {
-                        (format!("{v}\n"), false)
-                    });
-                }
-                _ if name.starts_with("-c") && !name.starts_with("--") => {
-                    format = Some((format!("{}\n", &name[2..]), false));
-                }
-                short if !short.starts_with("--") && short.len() > 2 => {
-                    for c in short[1..].chars() {
-                        match c {
-                            'L' => deref = true,
-                            't' => terse = true,
-                            other => return Ok(usage(&format!("invalid option -- '{other}'"))),
+            "-c" | "--format" | "--printf" => {
+                let Some(v) = value.or_else(|| args.next().cloned()) else {
+                    return Err(Box::new(usage(&format!(
+                        "option requires an argument -- '{name}'"
+                    ))));
+                };
+                // `--format`/`-c` end each file with a newline; `--printf` does not,
+                // and interprets backslash escapes.
+                format = Some(if name == "--printf" {
+                    (v, true)
+                } else {
+                    (format!("{v}\n"), false)
+                });
+            }
+            _ if name.starts_with("-c") && !name.starts_with("--") => {
+                format = Some((format!("{}\n", &name[2..]), false));
+            }
+            short if !short.starts_with("--") && short.len() > 2 => {
+                for c in short[1..].chars() {
+                    match c {
+                        'L' => deref = true,
+                        't' => terse = true,
+                        other => {
+                            return Err(Box::new(usage(&format!("invalid option -- '{other}'"))));
                         }
                     }
                 }
-                other => return Ok(usage(&format!("unrecognized option '{other}'"))),
             }
+            other => return Err(Box::new(usage(&format!("unrecognized option '{other}'")))),
         }
+    }
+    Ok(Args {
+        deref,
+        format,
+        terse,
+        files,
+    })
+}
+
+#[async_trait]
+impl bashkit::Builtin for Stat {
+    async fn execute(&self, ctx: BuiltinContext<'_>) -> bashkit::Result<ExecResult> {
+        let Args {
+            deref,
+            format,
+            terse,
+            files,
+        } = match parse(ctx.args) {
+            Ok(args) => args,
+            Err(result) => return Ok(*result),
+        };
         if files.is_empty() {
             return Ok(usage("missing operand"));
         }

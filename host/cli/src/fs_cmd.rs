@@ -55,58 +55,20 @@ fn run_simple(ws: &Workspace, cmd: FsCommand, out: Out) -> CliResult {
             mode,
             exclusive,
             parents,
-        } => {
-            let opts = WriteOptions {
-                mode: mode.as_deref().map(parse_mode).transpose()?,
-                exclusive,
-                create_parents: parents,
-            };
-            let size = ws.write_from(&path, &mut std::io::stdin().lock(), &opts)?;
-            out.emit(json!({"path": path, "bytes_written": size}), || {});
-            Ok(())
-        }
-        FsCommand::Append { path } => {
-            let mut data = Vec::new();
-            std::io::stdin().lock().read_to_end(&mut data)?;
-            ws.append(&path, &data)?;
-            out.emit(json!({"path": path, "bytes_appended": data.len()}), || {});
-            Ok(())
-        }
+        } => write(ws, &path, mode.as_deref(), exclusive, parents, out),
+        FsCommand::Append { path } => append(ws, &path, out),
         FsCommand::Truncate { path, size } => {
             ws.truncate(&path, size)?;
             out.emit(json!({"path": path, "size": size}), || {});
             Ok(())
         }
         FsCommand::Ls { path, long, page } => ls(ws, &path, long, page, out),
-        FsCommand::Stat { path, no_follow } => {
-            let st = if no_follow {
-                ws.lstat(&path)?
-            } else {
-                ws.stat(&path)?
-            };
-            out.emit(stat_json(&st, Some(&path)), || {
-                println!("path: {path}");
-                println!("kind: {}", st.kind.as_str());
-                println!("mode: {:o}", st.mode);
-                println!("size: {}", st.size);
-                println!("mtime: {}", time_string(st.mtime_ns));
-                println!("ino: {}", st.ino);
-            });
-            Ok(())
-        }
+        FsCommand::Stat { path, no_follow } => stat(ws, &path, no_follow, out),
         FsCommand::Mkdir {
             path,
             parents,
             mode,
-        } => {
-            let opts = MkdirOptions {
-                recursive: parents,
-                mode: mode.as_deref().map(parse_mode).transpose()?,
-            };
-            ws.mkdir(&path, &opts)?;
-            out.emit(json!({"path": path}), || {});
-            Ok(())
-        }
+        } => mkdir(ws, &path, parents, mode.as_deref(), out),
         FsCommand::Mv { from, to } => {
             let to = into_dir(ws, &from, &to)?;
             ws.rename(&from, &to)?;
@@ -127,16 +89,7 @@ fn run_simple(ws: &Workspace, cmd: FsCommand, out: Out) -> CliResult {
             symbolic,
             target,
             path,
-        } => {
-            if !symbolic {
-                return Err(CliError::invalid(
-                    "hard links are not supported; use ln -s TARGET PATH for a symbolic link",
-                ));
-            }
-            ws.symlink(&target, &path)?;
-            out.emit(json!({"path": path, "target": target}), || {});
-            Ok(())
-        }
+        } => ln(ws, symbolic, &target, &path, out),
         FsCommand::Readlink { path } => {
             let target = ws.readlink(&path)?;
             out.emit(json!({"path": path, "target": target}), || {
@@ -150,23 +103,7 @@ fn run_simple(ws: &Workspace, cmd: FsCommand, out: Out) -> CliResult {
             out.emit(json!({"path": path, "mode": format!("{mode:o}")}), || {});
             Ok(())
         }
-        FsCommand::Find { dir, pattern, page } => {
-            let found = ws.find(&dir, &pattern, page_of(page))?;
-            out.emit(json!(found), || {
-                for e in &found.entries {
-                    let slash = if e.kind == NodeKind::Directory {
-                        "/"
-                    } else {
-                        ""
-                    };
-                    println!("{}{slash}", e.path);
-                }
-                if let Some(n) = found.next_offset {
-                    eprintln!("(more results: --offset {n})");
-                }
-            });
-            Ok(())
-        }
+        FsCommand::Find { dir, pattern, page } => find(ws, &dir, &pattern, page, out),
         FsCommand::Edit {
             path,
             old,
@@ -174,19 +111,103 @@ fn run_simple(ws: &Workspace, cmd: FsCommand, out: Out) -> CliResult {
             edits,
         } => edit(ws, &path, old, new, edits, out),
         FsCommand::Grep { .. } | FsCommand::Rm { .. } => unreachable!("dispatched in run"),
-        FsCommand::Readonly { path, off } => {
-            if let Some(p) = &path {
-                ws.set_readonly(p, !off)?;
-            }
-            let list = ws.readonly_paths()?;
-            out.emit(json!({"readonly": list}), || {
-                for p in &list {
-                    println!("{p}");
-                }
-            });
-            Ok(())
-        }
+        FsCommand::Readonly { path, off } => readonly(ws, path.as_deref(), off, out),
     }
+}
+
+fn write(
+    ws: &Workspace,
+    path: &str,
+    mode: Option<&str>,
+    exclusive: bool,
+    parents: bool,
+    out: Out,
+) -> CliResult {
+    let opts = WriteOptions {
+        mode: mode.map(parse_mode).transpose()?,
+        exclusive,
+        create_parents: parents,
+    };
+    let size = ws.write_from(path, &mut std::io::stdin().lock(), &opts)?;
+    out.emit(json!({"path": path, "bytes_written": size}), || {});
+    Ok(())
+}
+
+fn append(ws: &Workspace, path: &str, out: Out) -> CliResult {
+    let mut data = Vec::new();
+    std::io::stdin().lock().read_to_end(&mut data)?;
+    ws.append(path, &data)?;
+    out.emit(json!({"path": path, "bytes_appended": data.len()}), || {});
+    Ok(())
+}
+
+fn stat(ws: &Workspace, path: &str, no_follow: bool, out: Out) -> CliResult {
+    let st = if no_follow {
+        ws.lstat(path)?
+    } else {
+        ws.stat(path)?
+    };
+    out.emit(stat_json(&st, Some(path)), || {
+        println!("path: {path}");
+        println!("kind: {}", st.kind.as_str());
+        println!("mode: {:o}", st.mode);
+        println!("size: {}", st.size);
+        println!("mtime: {}", time_string(st.mtime_ns));
+        println!("ino: {}", st.ino);
+    });
+    Ok(())
+}
+
+fn mkdir(ws: &Workspace, path: &str, parents: bool, mode: Option<&str>, out: Out) -> CliResult {
+    let opts = MkdirOptions {
+        recursive: parents,
+        mode: mode.map(parse_mode).transpose()?,
+    };
+    ws.mkdir(path, &opts)?;
+    out.emit(json!({"path": path}), || {});
+    Ok(())
+}
+
+fn ln(ws: &Workspace, symbolic: bool, target: &str, path: &str, out: Out) -> CliResult {
+    if !symbolic {
+        return Err(CliError::invalid(
+            "hard links are not supported; use ln -s TARGET PATH for a symbolic link",
+        ));
+    }
+    ws.symlink(target, path)?;
+    out.emit(json!({"path": path, "target": target}), || {});
+    Ok(())
+}
+
+fn find(ws: &Workspace, dir: &str, pattern: &str, page: PageArgs, out: Out) -> CliResult {
+    let found = ws.find(dir, pattern, page_of(page))?;
+    out.emit(json!(found), || {
+        for e in &found.entries {
+            let slash = if e.kind == NodeKind::Directory {
+                "/"
+            } else {
+                ""
+            };
+            println!("{}{slash}", e.path);
+        }
+        if let Some(n) = found.next_offset {
+            eprintln!("(more results: --offset {n})");
+        }
+    });
+    Ok(())
+}
+
+fn readonly(ws: &Workspace, path: Option<&str>, off: bool, out: Out) -> CliResult {
+    if let Some(p) = path {
+        ws.set_readonly(p, !off)?;
+    }
+    let list = ws.readonly_paths()?;
+    out.emit(json!({"readonly": list}), || {
+        for p in &list {
+            println!("{p}");
+        }
+    });
+    Ok(())
 }
 
 fn page_of(p: PageArgs) -> Page {

@@ -2,14 +2,15 @@
 //! streamed, stdin fed, and a deadline and a kill switch enforced with TERM,
 //! then KILL after a grace period.
 
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use bollard::Docker;
 use bollard::container::LogOutput;
 use bollard::exec::{CreateExecOptions, StartExecOptions, StartExecResults};
-use futures_util::StreamExt;
-use tokio::io::AsyncWriteExt;
+use futures_util::{Stream, StreamExt};
+use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::time::Instant;
 
 use crate::error::{ContainerError, is_conflict, is_not_found};
@@ -67,6 +68,41 @@ pub(crate) async fn run(
     stdout: &Sink,
     stderr: &Sink,
 ) -> Result<Ran, RunError> {
+    let exec_id = create(docker, &cmd).await?;
+    let (mut output, input) = start(docker, &exec_id).await?;
+
+    let feeder = feed(input, cmd.stdin.to_vec());
+    tokio::pin!(feeder);
+    let mut fed = false;
+
+    let mut watch = Watch::new(&ctl);
+    let mut tick = tokio::time::interval(Duration::from_millis(50));
+    loop {
+        tokio::select! {
+            item = output.next() => if !emit(item, stdout, stderr) {
+                break;
+            },
+            _ = &mut feeder, if !fed => fed = true,
+            _ = tick.tick() => {
+                if !watch.tick(docker, &cmd, &ctl).await {
+                    // Something still holds the output open; stop waiting.
+                    tracing::warn!(container = cmd.container, "a stopped command's output did not end");
+                    return Ok(Ran { exit_code: None, stop: watch.stop });
+                }
+            }
+        }
+    }
+    Ok(Ran {
+        exit_code: exit_code(docker, &exec_id).await,
+        stop: watch.stop,
+    })
+}
+
+type Output = Pin<Box<dyn Stream<Item = Result<LogOutput, bollard::errors::Error>> + Send>>;
+type Input = Pin<Box<dyn AsyncWrite + Send>>;
+
+/// Creates the exec (stdin attached only if there is input to feed).
+async fn create(docker: &Docker, cmd: &Command<'_>) -> Result<String, RunError> {
     let feed_stdin = !cmd.stdin.is_empty();
     let config = CreateExecOptions {
         attach_stdin: Some(feed_stdin),
@@ -80,101 +116,123 @@ pub(crate) async fn run(
         ..Default::default()
     };
     // Podman reports a missing or stopped container as a 500 here.
-    let exec = match docker.create_exec(cmd.container, config).await {
-        Ok(e) => e,
+    match docker.create_exec(cmd.container, config).await {
+        Ok(e) => Ok(e.id),
         Err(e @ bollard::errors::Error::DockerResponseServerError { .. }) => {
-            return Err(RunError::Gone(e.to_string()));
+            Err(RunError::Gone(e.to_string()))
         }
-        Err(e) => return Err(engine(e)),
-    };
+        Err(e) => Err(engine(e)),
+    }
+}
+
+/// Starts the exec attached: its output stream and its stdin.
+async fn start(docker: &Docker, exec_id: &str) -> Result<(Output, Input), RunError> {
     let start = StartExecOptions {
         detach: false,
         tty: false,
         output_capacity: Some(64 * 1024),
     };
-    let started = match docker.start_exec(&exec.id, Some(start)).await {
+    let started = match docker.start_exec(exec_id, Some(start)).await {
         Ok(s) => s,
         Err(e) if is_not_found(&e) || is_conflict(&e) => return Err(RunError::Gone(e.to_string())),
         Err(e) => return Err(engine(e)),
     };
-    let StartExecResults::Attached {
-        mut output,
-        mut input,
-    } = started
-    else {
+    let StartExecResults::Attached { output, input } = started else {
         return Err(RunError::Engine(ContainerError::Engine(
             "the engine detached an attached exec".into(),
         )));
     };
+    Ok((output, input))
+}
 
-    let stdin = cmd.stdin.to_vec();
-    let feeder = async move {
-        if feed_stdin {
-            // A command that exits without reading its input is not an error.
-            let _ = input.write_all(&stdin).await;
-            let _ = input.flush().await;
+/// Writes `stdin` (if any) to the command, then closes its input.
+async fn feed(mut input: Input, stdin: Vec<u8>) {
+    if !stdin.is_empty() {
+        // A command that exits without reading its input is not an error.
+        let _ = input.write_all(&stdin).await;
+        let _ = input.flush().await;
+    }
+    let _ = input.shutdown().await;
+}
+
+/// Passes one item of the output stream on; false once the stream has ended
+/// (or failed).
+fn emit(
+    item: Option<Result<LogOutput, bollard::errors::Error>>,
+    stdout: &Sink,
+    stderr: &Sink,
+) -> bool {
+    match item {
+        Some(Ok(LogOutput::StdOut { message })) | Some(Ok(LogOutput::Console { message })) => {
+            stdout.emit(&message)
         }
-        let _ = input.shutdown().await;
-    };
-    tokio::pin!(feeder);
-    let mut fed = false;
+        Some(Ok(LogOutput::StdErr { message })) => stderr.emit(&message),
+        Some(Ok(LogOutput::StdIn { .. })) => {}
+        Some(Err(e)) => {
+            tracing::warn!("container output stream failed: {e}");
+            return false;
+        }
+        None => return false,
+    }
+    true
+}
 
-    let deadline = Instant::now() + ctl.timeout;
-    let mut stop: Option<Stop> = None;
-    let mut escalate_at: Option<Instant> = None;
-    let mut give_up_at: Option<Instant> = None;
-    let mut tick = tokio::time::interval(Duration::from_millis(50));
-    let mut last_beat = Instant::now();
-    loop {
-        tokio::select! {
-            item = output.next() => match item {
-                Some(Ok(LogOutput::StdOut { message })) | Some(Ok(LogOutput::Console { message })) => {
-                    stdout.emit(&message)
-                }
-                Some(Ok(LogOutput::StdErr { message })) => stderr.emit(&message),
-                Some(Ok(LogOutput::StdIn { .. })) => {}
-                Some(Err(e)) => {
-                    tracing::warn!("container output stream failed: {e}");
-                    break;
-                }
-                None => break,
-            },
-            _ = &mut feeder, if !fed => fed = true,
-            _ = tick.tick() => {
-                let now = Instant::now();
-                if now.duration_since(last_beat) >= ctl.heartbeat_every {
-                    (ctl.heartbeat)();
-                    last_beat = now;
-                }
-                if stop.is_none() {
-                    let why = if ctl.cancel.load(Ordering::SeqCst) {
-                        Some(Stop::Cancelled)
-                    } else if now >= deadline {
-                        Some(Stop::TimedOut)
-                    } else {
-                        None
-                    };
-                    if let Some(why) = why {
-                        stop = Some(why);
-                        signal_all(docker, cmd.container, cmd.user, "TERM").await;
-                        escalate_at = Some(now + ctl.grace);
-                    }
-                } else if let Some(at) = escalate_at && now >= at {
-                    escalate_at = None;
-                    signal_all(docker, cmd.container, cmd.user, "KILL").await;
-                    give_up_at = Some(now + ctl.grace);
-                } else if let Some(at) = give_up_at && now >= at {
-                    // Something still holds the output open; stop waiting.
-                    tracing::warn!(container = cmd.container, "a stopped command's output did not end");
-                    return Ok(Ran { exit_code: None, stop });
-                }
-            }
+/// The heartbeat and the stop escalation of one command: TERM at the
+/// deadline or on cancel, KILL a grace period later, then give up waiting
+/// after another.
+struct Watch {
+    deadline: Instant,
+    stop: Option<Stop>,
+    escalate_at: Option<Instant>,
+    give_up_at: Option<Instant>,
+    last_beat: Instant,
+}
+
+impl Watch {
+    fn new(ctl: &Control<'_>) -> Watch {
+        let now = Instant::now();
+        Watch {
+            deadline: now + ctl.timeout,
+            stop: None,
+            escalate_at: None,
+            give_up_at: None,
+            last_beat: now,
         }
     }
-    Ok(Ran {
-        exit_code: exit_code(docker, &exec.id).await,
-        stop,
-    })
+
+    /// One tick; false when the host should stop waiting for the output.
+    async fn tick(&mut self, docker: &Docker, cmd: &Command<'_>, ctl: &Control<'_>) -> bool {
+        let now = Instant::now();
+        if now.duration_since(self.last_beat) >= ctl.heartbeat_every {
+            (ctl.heartbeat)();
+            self.last_beat = now;
+        }
+        if self.stop.is_none() {
+            let why = if ctl.cancel.load(Ordering::SeqCst) {
+                Some(Stop::Cancelled)
+            } else if now >= self.deadline {
+                Some(Stop::TimedOut)
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                self.stop = Some(why);
+                signal_all(docker, cmd.container, cmd.user, "TERM").await;
+                self.escalate_at = Some(now + ctl.grace);
+            }
+        } else if let Some(at) = self.escalate_at
+            && now >= at
+        {
+            self.escalate_at = None;
+            signal_all(docker, cmd.container, cmd.user, "KILL").await;
+            self.give_up_at = Some(now + ctl.grace);
+        } else if let Some(at) = self.give_up_at
+            && now >= at
+        {
+            return false;
+        }
+        true
+    }
 }
 
 /// The exit code of a finished exec; the engine may need a moment to see

@@ -56,7 +56,19 @@ impl Tools {
 }
 
 fn definitions_of(readonly: bool, backends: &[BackendInfo]) -> Vec<ToolDef> {
-    let mut defs = vec![
+    let mut defs = read_only_defs();
+    if !readonly {
+        defs.extend(mutating_defs());
+        if !backends.is_empty() {
+            defs.push(exec_def(backends));
+        }
+    }
+    defs
+}
+
+/// The tools that never change the workspace: read, ls, find, grep.
+fn read_only_defs() -> Vec<ToolDef> {
+    vec![
         def(
             "read",
             "Read a text file from the workspace, paged by lines. Returns `content` (the lines), `totalLines`, and `nextOffset` when more lines remain: call again with `offset: nextOffset`. Binary files return their kind and size instead of bytes. At most 256 KiB per call.",
@@ -107,57 +119,58 @@ fn definitions_of(readonly: bool, backends: &[BackendInfo]) -> Vec<ToolDef> {
             }),
             &["query"],
         ),
-    ];
-    if !readonly {
-        defs.push(def(
-                "write",
-                "Create or overwrite a text file. Missing parent directories are created and an existing file keeps its mode. At most 2 MiB. Prefer `edit` for changing part of an existing file.",
-                false,
-                json!({
-                    "path": {"type": "string", "description": PATH},
-                    "content": {"type": "string", "description": "The whole new content"},
-                }),
-                &["path", "content"],
-            ));
-        defs.push(def(
-                "edit",
-                "Change a file by replacing exact text. Each `oldText` must appear exactly once in the file (add surrounding lines to make it unique) and edits must not overlap; all edits apply together or none do. Whitespace and quote style differences are tolerated as a fallback. Line endings, BOM and mode are kept. Returns a unified diff. Give either `edits` or a single `oldText`/`newText`.",
-                false,
-                json!({
-                    "path": {"type": "string", "description": PATH},
-                    "edits": {
-                        "type": "array",
-                        "minItems": 1,
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "oldText": {"type": "string", "description": "Exact text to replace (unique in the file)"},
-                                "newText": {"type": "string", "description": "Replacement text"},
-                            },
-                            "required": ["oldText", "newText"],
-                            "additionalProperties": false,
+    ]
+}
+
+/// The file tools that change the workspace: write, edit, delete (`exec`
+/// is added apart, when a backend is offered).
+fn mutating_defs() -> Vec<ToolDef> {
+    vec![
+        def(
+            "write",
+            "Create or overwrite a text file. Missing parent directories are created and an existing file keeps its mode. At most 2 MiB. Prefer `edit` for changing part of an existing file.",
+            false,
+            json!({
+                "path": {"type": "string", "description": PATH},
+                "content": {"type": "string", "description": "The whole new content"},
+            }),
+            &["path", "content"],
+        ),
+        def(
+            "edit",
+            "Change a file by replacing exact text. Each `oldText` must appear exactly once in the file (add surrounding lines to make it unique) and edits must not overlap; all edits apply together or none do. Whitespace and quote style differences are tolerated as a fallback. Line endings, BOM and mode are kept. Returns a unified diff. Give either `edits` or a single `oldText`/`newText`.",
+            false,
+            json!({
+                "path": {"type": "string", "description": PATH},
+                "edits": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "oldText": {"type": "string", "description": "Exact text to replace (unique in the file)"},
+                            "newText": {"type": "string", "description": "Replacement text"},
                         },
+                        "required": ["oldText", "newText"],
+                        "additionalProperties": false,
                     },
-                    "oldText": {"type": "string"},
-                    "newText": {"type": "string"},
-                }),
-                &["path"],
-            ));
-        defs.push(def(
-                "delete",
-                "Delete a file, a symlink, or (with `recursive: true`) a directory and everything in it. Deleting a path that does not exist succeeds.",
-                false,
-                json!({
-                    "path": {"type": "string", "description": PATH},
-                    "recursive": {"type": "boolean", "description": "Required to delete a non-empty directory"},
-                }),
-                &["path"],
-            ));
-        if !backends.is_empty() {
-            defs.push(exec_def(backends));
-        }
-    }
-    defs
+                },
+                "oldText": {"type": "string"},
+                "newText": {"type": "string"},
+            }),
+            &["path"],
+        ),
+        def(
+            "delete",
+            "Delete a file, a symlink, or (with `recursive: true`) a directory and everything in it. Deleting a path that does not exist succeeds.",
+            false,
+            json!({
+                "path": {"type": "string", "description": PATH},
+                "recursive": {"type": "boolean", "description": "Required to delete a non-empty directory"},
+            }),
+            &["path"],
+        ),
+    ]
 }
 
 /// `exec`'s definition, generated from what the offered backends say of

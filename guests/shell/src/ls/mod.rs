@@ -90,6 +90,68 @@ fn item(name: String, path: String, stat: NodeStat, long: bool) -> Item {
     }
 }
 
+/// Looks the operands up: the files (and directories listed as such, with
+/// `-d`) to print first, and the directories to list. Missing operands are
+/// reported in `err`.
+fn split_operands(
+    cwd: &str,
+    operands: &[String],
+    o: &Options,
+    err: &mut String,
+) -> (Vec<Item>, Vec<Item>) {
+    let mut files = Vec::new();
+    let mut dirs = Vec::new();
+    for operand in operands {
+        let path = absolute(cwd, operand);
+        let lstat = match stat_path(&path, false) {
+            Ok(s) => s,
+            Err(e) => {
+                err.push_str(&format!(
+                    "ls: cannot access '{operand}': {}\n",
+                    fs_errors::strerror(e.code)
+                ));
+                continue;
+            }
+        };
+        let follow = lstat.kind == NodeKind::Symlink && follows_operand(o, operand);
+        let stat = if follow {
+            stat_path(&path, true).unwrap_or(lstat)
+        } else {
+            lstat
+        };
+        let it = item(operand.clone(), path, stat, o.layout == Layout::Long);
+        if it.stat.kind == NodeKind::Directory && !o.directory {
+            dirs.push(it);
+        } else {
+            files.push(it);
+        }
+    }
+    (files, dirs)
+}
+
+/// Whether a symlink named on the command line is shown as its target.
+fn follows_operand(o: &Options, operand: &str) -> bool {
+    match o.deref {
+        Deref::All | Deref::Operands => true,
+        Deref::CommandLine => {
+            !(o.layout == Layout::Long || o.directory || o.indicator == Indicator::Classify)
+                || operand.ends_with('/')
+        }
+    }
+}
+
+/// The subdirectories of a listing to recurse into, named from `dir`.
+fn subdirs(entries: Vec<Item>, dir: &str) -> Vec<Item> {
+    entries
+        .into_iter()
+        .filter(|e| e.stat.kind == NodeKind::Directory && e.name != "." && e.name != "..")
+        .map(|mut e| {
+            e.name = join_display(dir, &e.name);
+            e
+        })
+        .collect()
+}
+
 #[async_trait]
 impl bashkit::Builtin for Ls {
     async fn execute(&self, ctx: BuiltinContext<'_>) -> bashkit::Result<ExecResult> {
@@ -122,42 +184,7 @@ impl bashkit::Builtin for Ls {
         let cwd = ctx.cwd.to_string_lossy().into_owned();
         let mut out = String::new();
         let mut err = String::new();
-        let mut files = Vec::new();
-        let mut dirs = Vec::new();
-        for operand in &operands {
-            let path = absolute(&cwd, operand);
-            let lstat = match stat_path(&path, false) {
-                Ok(s) => s,
-                Err(e) => {
-                    err.push_str(&format!(
-                        "ls: cannot access '{operand}': {}\n",
-                        fs_errors::strerror(e.code)
-                    ));
-                    continue;
-                }
-            };
-            let follow = lstat.kind == NodeKind::Symlink
-                && match o.deref {
-                    Deref::All | Deref::Operands => true,
-                    Deref::CommandLine => {
-                        !(o.layout == Layout::Long
-                            || o.directory
-                            || o.indicator == Indicator::Classify)
-                            || operand.ends_with('/')
-                    }
-                };
-            let stat = if follow {
-                stat_path(&path, true).unwrap_or(lstat)
-            } else {
-                lstat
-            };
-            let it = item(operand.clone(), path, stat, o.layout == Layout::Long);
-            if it.stat.kind == NodeKind::Directory && !o.directory {
-                dirs.push(it);
-            } else {
-                files.push(it);
-            }
-        }
+        let (mut files, mut dirs) = split_operands(&cwd, &operands, &o, &mut err);
         let mut status = if err.is_empty() { 0 } else { 2 };
         sort_items(&mut files, &o);
         sort_items(&mut dirs, &o);
@@ -165,7 +192,33 @@ impl bashkit::Builtin for Ls {
             out.push_str(&render.block(&files, false));
         }
         let headers = operands.len() > 1 || o.recursive;
-        let mut first = files.is_empty();
+        let first = files.is_empty();
+        if !self.list_dirs(dirs, &render, headers, first, &mut out, &mut err) {
+            status = 2;
+        }
+        let mut result = ExecResult::ok(out);
+        result.stderr = err.into();
+        result.exit_code = status;
+        Ok(result)
+    }
+}
+
+impl Ls {
+    /// Lists `dirs` (and below them with `-R`) into `out`, with a header per
+    /// directory if `headers`; a blank line before each listing unless
+    /// `first` (for the first one). False if a directory could not be read
+    /// (reported in `err`).
+    fn list_dirs(
+        &self,
+        dirs: Vec<Item>,
+        render: &Render<'_>,
+        headers: bool,
+        mut first: bool,
+        out: &mut String,
+        err: &mut String,
+    ) -> bool {
+        let o = render.o;
+        let mut ok = true;
         let mut queue: std::collections::VecDeque<Item> = dirs.into();
         while let Some(dir) = queue.pop_front() {
             if !first {
@@ -175,25 +228,13 @@ impl bashkit::Builtin for Ls {
             if headers {
                 out.push_str(&format!("{}:\n", dir.name));
             }
-            match self.list_dir(&dir, &o) {
+            match self.list_dir(&dir, o) {
                 Ok(mut entries) => {
-                    sort_items(&mut entries, &o);
+                    sort_items(&mut entries, o);
                     out.push_str(&render.block(&entries, true));
                     if o.recursive {
-                        let subdirs: Vec<Item> = entries
-                            .into_iter()
-                            .filter(|e| {
-                                e.stat.kind == NodeKind::Directory
-                                    && e.name != "."
-                                    && e.name != ".."
-                            })
-                            .map(|mut e| {
-                                e.name = join_display(&dir.name, &e.name);
-                                e
-                            })
-                            .collect();
                         // Depth first, in listing order, as GNU does.
-                        for sub in subdirs.into_iter().rev() {
+                        for sub in subdirs(entries, &dir.name).into_iter().rev() {
                             queue.push_front(sub);
                         }
                     }
@@ -204,18 +245,13 @@ impl bashkit::Builtin for Ls {
                         dir.name,
                         fs_errors::strerror(e.code)
                     ));
-                    status = 2;
+                    ok = false;
                 }
             }
         }
-        let mut result = ExecResult::ok(out);
-        result.stderr = err.into();
-        result.exit_code = status;
-        Ok(result)
+        ok
     }
-}
 
-impl Ls {
     fn list_dir(&self, dir: &Item, o: &Options) -> Result<Vec<Item>, fs::FsError> {
         let long = o.layout == Layout::Long;
         let mut items = Vec::new();

@@ -109,17 +109,7 @@ impl Syncer<'_> {
         // A new name of a hard-linked file: its other names are not known
         // (and a write through them raises no event for this one), so the
         // next pull scans everything, which lists them all for rechecking.
-        if changes.is_some()
-            && now.iter().any(|(k, n)| {
-                n.kind != Kind::Dir
-                    && n.links > 1
-                    && self
-                        .manifest
-                        .entries
-                        .get(k)
-                        .is_none_or(|e| e.host.ino != n.meta.ino)
-            })
-        {
+        if changes.is_some() && self.new_hard_link(&now) {
             retry.mark_tree("");
         }
         let mut pass = Pass {
@@ -128,15 +118,57 @@ impl Syncer<'_> {
             settled: HashSet::new(),
             writes: 0,
         };
+        self.apply_present(&now, changes, &mut pass)?;
+
+        // What the container removed.
+        // (Renames have moved their entries in the manifest by now.)
+        self.apply_removed(&now, changes, &mut pass)?;
+
+        let r1 = self.ws.rev()?;
+        self.manifest.rev = match rev_at_push {
+            Some(p) if p == r0 && r1 == r0 + pass.writes => Some(r1),
+            // Someone else changed the workspace meanwhile. The copy still
+            // holds revision `p` plus this pull's writes, so the next push
+            // visits what the change log names since `p` (this pull's own
+            // writes among them, which compare equal).
+            other => other,
+        };
+        // Refused changes stay on the host: report them again next time.
+        for key in pass.settled {
+            retry.mark_tree(&key);
+        }
+        Ok(retry)
+    }
+
+    /// Whether the scan found a new name of a hard-linked file.
+    fn new_hard_link(&self, now: &BTreeMap<String, Scanned>) -> bool {
+        now.iter().any(|(k, n)| {
+            n.kind != Kind::Dir
+                && n.links > 1
+                && self
+                    .manifest
+                    .entries
+                    .get(k)
+                    .is_none_or(|e| e.host.ino != n.meta.ino)
+        })
+    }
+
+    /// Applies what the copy holds now: updates, renames and creations.
+    fn apply_present(
+        &mut self,
+        now: &BTreeMap<String, Scanned>,
+        changes: Option<&Dirty>,
+        pass: &mut Pass,
+    ) -> Result<(), ContainerError> {
         let mut view = View {
-            now: &now,
+            now,
             changes,
             lookup: Lookup::new(self.root),
         };
 
         // Parents sort before their children, so every entry's parent is
         // in the workspace when the entry is applied.
-        for (key, node) in &now {
+        for (key, node) in now {
             if pass.is_settled(key) {
                 continue;
             }
@@ -146,7 +178,7 @@ impl Syncer<'_> {
                 .get(key)
                 .is_some_and(|e| e.kind == node.kind && e.host.ino == node.meta.ino);
             if same_object {
-                self.update(key, node, &mut pass)?;
+                self.update(key, node, pass)?;
                 continue;
             }
             if pass.by_ino.is_empty() {
@@ -158,21 +190,28 @@ impl Syncer<'_> {
                     .filter_map(|k| Some((self.manifest.entries.get(k)?.host.ino, k.clone())))
                     .collect();
             }
-            if let Some(src) = self.rename_source(key, node, &mut view, &pass) {
-                match self.rename(&src, key, &mut pass)? {
+            if let Some(src) = self.rename_source(key, node, &mut view, pass) {
+                match self.rename(&src, key, pass)? {
                     Some(Applied::Done) => {
-                        self.update(key, node, &mut pass)?;
+                        self.update(key, node, pass)?;
                         continue;
                     }
                     Some(Applied::Settled) => continue,
                     None => {} // could not rename: copy it instead
                 }
             }
-            self.create(key, node, &mut pass)?;
+            self.create(key, node, pass)?;
         }
+        Ok(())
+    }
 
-        // What the container removed.
-        // (Renames have moved their entries in the manifest by now.)
+    /// Removes from the workspace what the container removed.
+    fn apply_removed(
+        &mut self,
+        now: &BTreeMap<String, Scanned>,
+        changes: Option<&Dirty>,
+        pass: &mut Pass,
+    ) -> Result<(), ContainerError> {
         let gone: Vec<String> = self
             .looked_at(changes)
             .into_iter()
@@ -192,24 +231,10 @@ impl Syncer<'_> {
                     self.manifest.remove_tree(&key);
                     self.report.pulled += 1;
                 }
-                Err(e) => self.refused(&key, e, &mut pass)?,
+                Err(e) => self.refused(&key, e, pass)?,
             }
         }
-
-        let r1 = self.ws.rev()?;
-        self.manifest.rev = match rev_at_push {
-            Some(p) if p == r0 && r1 == r0 + pass.writes => Some(r1),
-            // Someone else changed the workspace meanwhile. The copy still
-            // holds revision `p` plus this pull's writes, so the next push
-            // visits what the change log names since `p` (this pull's own
-            // writes among them, which compare equal).
-            other => other,
-        };
-        // Refused changes stay on the host: report them again next time.
-        for key in pass.settled {
-            retry.mark_tree(&key);
-        }
-        Ok(retry)
+        Ok(())
     }
 
     /// The manifest entries a scan of `changes` looks at (all of them

@@ -13,6 +13,10 @@ use super::manifest::{Entry, Kind, Meta, join, ws_path};
 use super::{Syncer, io_fs_error, is_fatal};
 use crate::error::ContainerError;
 
+/// What [`Syncer::materialize`] placed on the host: its metadata, the
+/// content hash of a file, the host target of a symlink.
+type Placed = (Meta, Option<String>, Option<String>);
+
 fn kind_of_node(k: NodeKind) -> Kind {
     match k {
         NodeKind::File => Kind::File,
@@ -277,81 +281,13 @@ impl Syncer<'_> {
             remove_any(self.root, key).map_err(|e| host_err(key, e))?;
             self.manifest.remove_tree(key);
         }
-        let (host, hash, target) = match kind {
-            Kind::File => {
-                let file = self.root.create(key).map_err(|e| host_err(key, e))?;
-                let mut file = file.into_std();
-                let mut hasher = Sha256::new();
-                let mut host_failure = None;
-                let read = self.ws.read_each(&path, &mut |chunk| {
-                    hasher.update(chunk);
-                    file.write_all(chunk).map_err(|e| {
-                        let fs = io_fs_error(&path, &e);
-                        host_failure = Some(e);
-                        fs
-                    })
-                });
-                if let Some(e) = host_failure {
-                    return Err(host_err(key, e));
-                }
-                match read {
-                    Ok(()) => {}
-                    Err(e) if is_fatal(&e) => return Err(e.into()),
-                    Err(_) => {
-                        drop(file);
-                        let _ = self.root.remove_file(key);
-                        return Ok(false);
-                    }
-                }
-                let mode = std::os::unix::fs::PermissionsExt::from_mode(wsm.mode);
-                file.set_permissions(mode).map_err(|e| host_err(key, e))?;
-                file.set_modified(UNIX_EPOCH + Duration::from_nanos(wsm.mtime_ns))
-                    .map_err(|e| host_err(key, e))?;
-                if let Some(owner) = self.owner {
-                    owner.chown_fd(&file).map_err(|e| host_err(key, e))?;
-                }
-                let meta = file.metadata().map_err(|e| host_err(key, e))?;
-                (std_meta_of(meta), Some(hex(&hasher.finalize())), None)
-            }
-            Kind::Dir => {
-                if !keep_dir {
-                    self.root.create_dir(key).map_err(|e| host_err(key, e))?;
-                }
-                if let Some(owner) = self.owner {
-                    owner
-                        .chown_at(self.root, key)
-                        .map_err(|e| host_err(key, e))?;
-                }
-                dir_modes.push((key.to_owned(), wsm.mode));
-                let meta = self
-                    .root
-                    .symlink_metadata(key)
-                    .map_err(|e| host_err(key, e))?;
-                (meta_of(&meta), None, None)
-            }
-            Kind::Symlink => {
-                let target = match self.ws.readlink(&path) {
-                    Ok(t) => t,
-                    Err(e) if is_fatal(&e) => return Err(e.into()),
-                    Err(_) => return Ok(false),
-                };
-                let host_target = target_to_host(&target, self.mount);
-                // Created, never followed: the target may point anywhere.
-                self.root
-                    .symlink_contents(&host_target, key)
-                    .map_err(|e| host_err(key, e))?;
-                if let Some(owner) = self.owner {
-                    owner
-                        .chown_at(self.root, key)
-                        .map_err(|e| host_err(key, e))?;
-                }
-                let meta = self
-                    .root
-                    .symlink_metadata(key)
-                    .map_err(|e| host_err(key, e))?;
-                debug_assert_eq!(kind_of(&meta), Some(Kind::Symlink));
-                (meta_of(&meta), None, Some(host_target))
-            }
+        let placed = match kind {
+            Kind::File => self.materialize_file(key, &path, wsm)?,
+            Kind::Dir => self.materialize_dir(key, wsm, keep_dir, dir_modes)?,
+            Kind::Symlink => self.materialize_symlink(key, &path)?,
+        };
+        let Some((host, hash, target)) = placed else {
+            return Ok(false);
         };
         self.manifest.entries.insert(
             key.to_owned(),
@@ -365,6 +301,109 @@ impl Syncer<'_> {
         );
         self.report.pushed += 1;
         Ok(true)
+    }
+
+    /// [`Self::materialize`] for a file: copies its content (hashing it on
+    /// the way), then its mode, mtime and owner. `None` if the workspace
+    /// file could not be read.
+    fn materialize_file(
+        &mut self,
+        key: &str,
+        path: &str,
+        wsm: Meta,
+    ) -> Result<Option<Placed>, ContainerError> {
+        let file = self.root.create(key).map_err(|e| host_err(key, e))?;
+        let mut file = file.into_std();
+        let mut hasher = Sha256::new();
+        let mut host_failure = None;
+        let read = self.ws.read_each(path, &mut |chunk| {
+            hasher.update(chunk);
+            file.write_all(chunk).map_err(|e| {
+                let fs = io_fs_error(path, &e);
+                host_failure = Some(e);
+                fs
+            })
+        });
+        if let Some(e) = host_failure {
+            return Err(host_err(key, e));
+        }
+        match read {
+            Ok(()) => {}
+            Err(e) if is_fatal(&e) => return Err(e.into()),
+            Err(_) => {
+                drop(file);
+                let _ = self.root.remove_file(key);
+                return Ok(None);
+            }
+        }
+        let mode = std::os::unix::fs::PermissionsExt::from_mode(wsm.mode);
+        file.set_permissions(mode).map_err(|e| host_err(key, e))?;
+        file.set_modified(UNIX_EPOCH + Duration::from_nanos(wsm.mtime_ns))
+            .map_err(|e| host_err(key, e))?;
+        if let Some(owner) = self.owner {
+            owner.chown_fd(&file).map_err(|e| host_err(key, e))?;
+        }
+        let meta = file.metadata().map_err(|e| host_err(key, e))?;
+        Ok(Some((
+            std_meta_of(meta),
+            Some(hex(&hasher.finalize())),
+            None,
+        )))
+    }
+
+    /// [`Self::materialize`] for a directory (kept if one is there); its
+    /// mode is set later, from `dir_modes`, once its entries are in.
+    fn materialize_dir(
+        &mut self,
+        key: &str,
+        wsm: Meta,
+        keep_dir: bool,
+        dir_modes: &mut Vec<(String, u32)>,
+    ) -> Result<Option<Placed>, ContainerError> {
+        if !keep_dir {
+            self.root.create_dir(key).map_err(|e| host_err(key, e))?;
+        }
+        if let Some(owner) = self.owner {
+            owner
+                .chown_at(self.root, key)
+                .map_err(|e| host_err(key, e))?;
+        }
+        dir_modes.push((key.to_owned(), wsm.mode));
+        let meta = self
+            .root
+            .symlink_metadata(key)
+            .map_err(|e| host_err(key, e))?;
+        Ok(Some((meta_of(&meta), None, None)))
+    }
+
+    /// [`Self::materialize`] for a symlink, its target mapped to the host.
+    /// `None` if the workspace link could not be read.
+    fn materialize_symlink(
+        &mut self,
+        key: &str,
+        path: &str,
+    ) -> Result<Option<Placed>, ContainerError> {
+        let target = match self.ws.readlink(path) {
+            Ok(t) => t,
+            Err(e) if is_fatal(&e) => return Err(e.into()),
+            Err(_) => return Ok(None),
+        };
+        let host_target = target_to_host(&target, self.mount);
+        // Created, never followed: the target may point anywhere.
+        self.root
+            .symlink_contents(&host_target, key)
+            .map_err(|e| host_err(key, e))?;
+        if let Some(owner) = self.owner {
+            owner
+                .chown_at(self.root, key)
+                .map_err(|e| host_err(key, e))?;
+        }
+        let meta = self
+            .root
+            .symlink_metadata(key)
+            .map_err(|e| host_err(key, e))?;
+        debug_assert_eq!(kind_of(&meta), Some(Kind::Symlink));
+        Ok(Some((meta_of(&meta), None, Some(host_target))))
     }
 
     /// Makes the host copy of `key` (and below) match the workspace again,
