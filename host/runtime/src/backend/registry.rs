@@ -49,15 +49,19 @@ impl Runtime {
 
     /// What each registered backend says of itself, sorted by name.
     pub fn backend_infos(&self) -> Vec<BackendInfo> {
-        let backends: Vec<Arc<dyn Backend>> = self
-            .inner
+        self.all_backends().iter().map(|b| b.info()).collect()
+    }
+
+    /// Every registered backend, sorted by name; the registry's lock is not
+    /// held while the caller uses them (a backend may call back into it).
+    pub(crate) fn all_backends(&self) -> Vec<Arc<dyn Backend>> {
+        self.inner
             .backends
             .read()
             .unwrap_or_else(|p| p.into_inner())
             .values()
             .cloned()
-            .collect();
-        backends.iter().map(|b| b.info()).collect()
+            .collect()
     }
 
     /// What to tell the caller of a run on `from` that exited 127 with

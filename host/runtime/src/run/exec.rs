@@ -63,15 +63,7 @@ impl Runtime {
             flag.store(true, Ordering::SeqCst);
             return true;
         }
-        let backends: Vec<_> = self
-            .inner
-            .backends
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .values()
-            .cloned()
-            .collect();
-        backends.iter().any(|b| b.kill(run_id))
+        self.all_backends().iter().any(|b| b.kill(run_id))
     }
 
     /// Takes one of the process's run slots for `run_id`, with its kill
