@@ -48,8 +48,7 @@ impl ContainerBackend {
         let st = WsState::for_workspace(ws, &self.inner.config.state_root());
         let engine = self.engine()?;
         let name = st.container_name();
-        let removed = self
-            .inner
+        let removed = engine
             .rt
             .block_on(lifecycle::remove(&engine.docker, &name))?;
         let mut copy_removed = false;
@@ -95,7 +94,7 @@ impl ContainerBackend {
         let st = WsState::for_workspace(ws, &config.state_root());
         let name = st.container_name();
         let (engine, engine_error, container) = match self.engine() {
-            Ok(e) => match self.inner.rt.block_on(lifecycle::inspect(&e.docker, &name)) {
+            Ok(e) => match e.rt.block_on(lifecycle::inspect(&e.docker, &name)) {
                 Ok(c) => (Some(e.addr.clone()), None, c),
                 Err(err) => (Some(e.addr.clone()), Some(err.to_string()), None),
             },

@@ -206,7 +206,7 @@ impl ContainerBackend {
         let known = std::fs::read_to_string(&marker).ok() == Some(fingerprint.clone());
         let progress = self.inner.progress.clone();
         let docker = engine.docker.clone();
-        let rt = &self.inner.rt;
+        let rt = &engine.rt;
         let ensure = || rt.block_on(lifecycle::ensure(&docker, spec, &*progress));
         let pushed_before = synced.manifest.rev;
         let timings = &mut acct.timings;
@@ -310,7 +310,7 @@ impl ContainerBackend {
                 created,
             );
         }
-        let rt = &self.inner.rt;
+        let rt = &engine.rt;
         let progress = self.inner.progress.clone();
         let mut tries = 0;
         let t = Instant::now();

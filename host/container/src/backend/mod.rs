@@ -33,8 +33,11 @@ const RUN_LEASE: Duration = Duration::from_secs(15);
 /// Name of this backend in results and run records.
 pub const CONTAINER_BACKEND: &str = "container";
 
-/// A connected engine.
+/// A connected engine, with the I/O runtime its client runs on (started
+/// at the first connect, so a process that never uses a container never
+/// starts its thread).
 struct Engine {
+    rt: tokio::runtime::Runtime,
     docker: Docker,
     addr: String,
     rootless: bool,
@@ -42,7 +45,6 @@ struct Engine {
 
 struct Inner {
     config: ContainerConfig,
-    rt: tokio::runtime::Runtime,
     engine: Mutex<Option<Arc<Engine>>>,
     running: Mutex<HashMap<String, Arc<AtomicBool>>>,
     manifests: Mutex<HashMap<PathBuf, (Stamp, Manifest)>>,
@@ -67,16 +69,9 @@ impl ContainerBackend {
     /// A backend with these settings. Nothing is contacted until the first
     /// exec (or [`connect`](Self::connect)).
     pub fn new(config: ContainerConfig) -> Result<Self, ContainerError> {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("computer-container")
-            .enable_all()
-            .build()
-            .map_err(|e| ContainerError::Engine(format!("cannot start the I/O runtime: {e}")))?;
         Ok(ContainerBackend {
             inner: Arc::new(Inner {
                 config,
-                rt,
                 engine: Mutex::new(None),
                 running: Mutex::new(HashMap::new()),
                 manifests: Mutex::new(HashMap::new()),
@@ -122,17 +117,24 @@ impl ContainerBackend {
         if let Some(e) = &*slot {
             return Ok(e.clone());
         }
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("computer-container")
+            .enable_all()
+            .build()
+            .map_err(|e| ContainerError::Engine(format!("cannot start the I/O runtime: {e}")))?;
         let explicit = self.inner.config.docker_host.clone();
-        let engine = self.inner.rt.block_on(async move {
+        let (docker, addr, rootless) = rt.block_on(async move {
             let (docker, addr) = engine::connect(explicit.as_deref()).await?;
             let rootless = engine::is_rootless(&docker).await;
-            Ok::<_, ContainerError>(Engine {
-                docker,
-                addr,
-                rootless,
-            })
+            Ok::<_, ContainerError>((docker, addr, rootless))
         })?;
-        let engine = Arc::new(engine);
+        let engine = Arc::new(Engine {
+            rt,
+            docker,
+            addr,
+            rootless,
+        });
         *slot = Some(engine.clone());
         Ok(engine)
     }
