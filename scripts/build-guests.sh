@@ -50,7 +50,7 @@ fi
 if [ "${1:-}" = "clippy" ]; then
   shift
   cargo clippy --release --target wasm32-wasip2 --manifest-path "$GUESTS/Cargo.toml" "$@" -- -D warnings
-  for module in examples/github-module tests/fixtures/test-module tests/fixtures/wasi-fs-probe; do
+  for module in examples/github-module tests/fixtures/test-module tests/fixtures/wasi-fs-probe tests/fixtures/test-command; do
     cargo clippy --release --target wasm32-wasip2 --manifest-path "$ROOT/$module/Cargo.toml" --target-dir "$TARGET_DIR" -- -D warnings
   done
   exit 0
@@ -63,13 +63,13 @@ cargo build --release --target wasm32-wasip2 --manifest-path "$GUESTS/Cargo.toml
 # and the wasi:filesystem probe (a wasi:cli/command). Each is its own cargo
 # workspace; they share the guests' target directory, so they land next to
 # the guests (github_module.wasm, computer_test_module.wasm, wasi_fs_probe.wasm).
-for module in examples/github-module tests/fixtures/test-module tests/fixtures/wasi-fs-probe; do
+for module in examples/github-module tests/fixtures/test-module tests/fixtures/wasi-fs-probe tests/fixtures/test-command; do
   log "building module component $module"
   cargo build --release --target wasm32-wasip2 --manifest-path "$ROOT/$module/Cargo.toml" --target-dir "$TARGET_DIR"
 done
 
 OUT="$TARGET_DIR/wasm32-wasip2/release"
-for wasm in "$OUT"/computer_guest_*.wasm "$OUT"/github_module.wasm "$OUT"/computer_test_module.wasm "$OUT"/wasi_fs_probe.wasm; do
+for wasm in "$OUT"/computer_guest_*.wasm "$OUT"/github_module.wasm "$OUT"/computer_test_module.wasm "$OUT"/wasi_fs_probe.wasm "$OUT"/test_command.wasm; do
   [ -e "$wasm" ] || continue
   printf '%s\t%s bytes\n' "$wasm" "$(stat -c %s "$wasm")"
 done

@@ -28,6 +28,7 @@ mod run;
 mod stat;
 mod streaming;
 mod wc;
+mod workspace_commands;
 mod workspace_fs;
 
 struct Runner;

@@ -10,6 +10,7 @@ use bashkit::{Bash, ExecOptions, LimitExceeded};
 use crate::limits::Limits;
 use crate::output::{self, Meter, Stream};
 use crate::wasi::cli::{environment, stdin};
+use crate::workspace_commands::{self, WorkspaceCommand};
 use crate::workspace_fs::WorkspaceFs;
 use crate::{RunOutcome, RunRequest, commands};
 
@@ -127,6 +128,11 @@ fn build_shell(
         builder = builder.builtin(name, builtin);
     }
     builder = builder.command("cat", commands::streaming_cat(fs));
+    // After the guest's own: a command the workspace registered under a
+    // built-in's name (`grep`) is the one its owner wants.
+    for name in workspace_commands::listed() {
+        builder = builder.command(name, WorkspaceCommand { fs: fs.clone() });
+    }
     let mut bash = builder.build();
     // bashkit sets and exports `USER` for the virtual identity, over a given one, and
     // defaults `HOME` to a directory the workspace lacks; bash exports neither unless

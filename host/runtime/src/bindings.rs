@@ -5,6 +5,7 @@ wasmtime::component::bindgen!({
     path: "../../wit",
     with: {
         "wasi": wasmtime_wasi::p2::bindings::sync,
+        "computer:workspace/commands.invocation": crate::commands::invocation::Invocation,
     },
     imports: {
         // Module calls may need to stop the guest (approvals, divergence).
@@ -16,4 +17,4 @@ wasmtime::component::bindgen!({
     additional_derives: [serde::Serialize, serde::Deserialize],
 });
 
-pub use computer::workspace::{fs, modules};
+pub use computer::workspace::{commands, fs, modules};

@@ -25,6 +25,9 @@ pub enum ExecError {
     InvalidOption(String),
     #[error("{0}")]
     Workspace(#[from] FsError),
+    /// No command component of that name (the `command` backend).
+    #[error("{name}: command not found (see `computer commands ls`)")]
+    CommandNotFound { name: String },
     #[error("guest component {name:?} cannot be used: {reason}")]
     BadGuest { name: String, reason: String },
     #[error("module {name} cannot be used: {reason}")]
@@ -47,6 +50,7 @@ impl ExecError {
     pub fn exit_code(&self) -> i32 {
         match self {
             ExecError::Unavailable { exit_code, .. } => *exit_code,
+            ExecError::CommandNotFound { .. } => crate::run::result::EXIT_NOT_FOUND,
             _ => 1,
         }
     }

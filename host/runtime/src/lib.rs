@@ -9,6 +9,7 @@
 
 mod backend;
 mod bindings;
+mod commands;
 mod durable;
 mod engine;
 mod error;
@@ -16,11 +17,15 @@ mod host;
 mod modules;
 mod run;
 
-pub use backend::builtin::{JS_BACKEND, JS_GUEST, SHELL_BACKEND, SHELL_GUEST, builtin_guests};
+pub use backend::builtin::{
+    COMMAND_BACKEND, JS_BACKEND, JS_GUEST, SHELL_BACKEND, SHELL_GUEST, builtin_guests,
+    command_backend,
+};
 pub use backend::{
     Backend, BackendInfo, Commands, FallbackBackend, GuestProfile, LimitsEnv, Resume,
     missing_command, should_fall_back,
 };
+pub use commands::{CommandListing, CommandOrigin, CommandSpec, MAX_COMMAND_DEPTH};
 /// The store's enums, part of this crate's API: how a run ended
 /// (`RunResult::status`) and what an interrupted run does.
 pub use computer_store::{OnInterrupt, RunStatus};
@@ -101,6 +106,7 @@ pub(crate) struct Inner {
     pub linker: Linker<RunState>,
     pub backends: RwLock<BTreeMap<String, Arc<dyn Backend>>>,
     pub modules: Arc<ModuleRegistry>,
+    pub commands: commands::registry::CommandRegistry,
     pub active: AtomicUsize,
     pub running: Mutex<HashMap<String, Arc<AtomicBool>>>,
     pub config: RuntimeConfig,
@@ -151,6 +157,7 @@ impl Runtime {
                 linker,
                 backends: RwLock::new(BTreeMap::new()),
                 modules: Arc::new(ModuleRegistry::default()),
+                commands: Default::default(),
                 active: AtomicUsize::new(0),
                 running: Mutex::new(HashMap::new()),
                 config,

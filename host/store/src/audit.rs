@@ -47,6 +47,12 @@ pub fn with_actor<T>(actor: impl Into<String>, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// Who this thread's operations are attributed to now (see [`set_actor`]),
+/// so work handed to another thread can keep the same actor.
+pub fn current_actor() -> String {
+    actor()
+}
+
 pub(crate) fn actor() -> String {
     ACTOR.with(|a| a.borrow().clone().unwrap_or_else(|| "embedder".to_owned()))
 }

@@ -28,6 +28,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0006_changes",
         include_str!("../migrations/0006_changes.sql"),
     ),
+    (
+        "0007_commands",
+        include_str!("../migrations/0007_commands.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

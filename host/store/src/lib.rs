@@ -9,8 +9,8 @@
 //! keeps have handles of their own: [`Workspace::runs`] (run records and
 //! the owners of durable runs), [`Workspace::journal`] (a durable run's
 //! host calls and emitted output), [`Workspace::interrupts`] (approval
-//! gates), [`Workspace::audit`] (the audit log) and [`Workspace::modules`]
-//! (module components).
+//! gates), [`Workspace::audit`] (the audit log), [`Workspace::modules`]
+//! (module components) and [`Workspace::commands`] (command components).
 //!
 //! ```
 //! use computer_store::{Workspace, WriteOptions};
@@ -23,6 +23,7 @@ mod audit;
 mod audit_log;
 mod changes;
 mod clock;
+mod commands;
 mod content;
 mod db;
 mod error;
@@ -39,10 +40,13 @@ mod tree;
 mod types;
 mod workspace;
 
-pub use audit::{redact_env, set_actor, summarize_bytes, summarize_text, with_actor};
+pub use audit::{
+    current_actor, redact_env, set_actor, summarize_bytes, summarize_text, with_actor,
+};
 pub use audit_log::{Audit, AuditQuery, AuditRecord, ToolCall, ToolCallRecord};
 pub use changes::{CHANGES_KEPT, Change, Changes};
 pub use clock::now_ns;
+pub use commands::{CommandInfo, Commands, NewCommand, validate_command_name};
 pub use content::CHUNK_SIZE;
 pub use db::Durability;
 pub use error::{Errno, FsError, Result};

@@ -8,6 +8,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 use crate::audit_log::Audit;
+use crate::commands::Commands;
 use crate::db::{self, Durability};
 use crate::error::{Errno, FsError, Result};
 use crate::interrupts::Interrupts;
@@ -183,6 +184,11 @@ impl Workspace {
     /// The module components stored in the workspace (`ws:NAME`).
     pub fn modules(&self) -> Modules<'_> {
         Modules { ws: self }
+    }
+
+    /// The command components stored in the workspace (`rg`, ...).
+    pub fn commands(&self) -> Commands<'_> {
+        Commands { ws: self }
     }
 
     /// The revision counter: bumped once by every mutation.

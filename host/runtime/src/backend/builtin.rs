@@ -68,7 +68,7 @@ fn shell_env(limits: &Limits) -> Vec<(&'static str, String)> {
 
 /// The built-in guests as backends, compiled on first use.
 pub(crate) fn backends() -> Vec<Arc<GuestBackend>> {
-    builtin_guests()
+    let mut all: Vec<Arc<GuestBackend>> = builtin_guests()
         .into_iter()
         .map(|(name, bytes)| {
             Arc::new(GuestBackend {
@@ -80,5 +80,37 @@ pub(crate) fn backends() -> Vec<Arc<GuestBackend>> {
                 profile: profile(name),
             })
         })
-        .collect()
+        .collect();
+    all.push(command_guest_backend());
+    all
+}
+
+/// The backend that runs one command component directly.
+pub const COMMAND_BACKEND: &str = "command";
+
+/// The `command` backend, for a runtime made with [`Runtime::new`]
+/// (`with_builtin_guests` registers it): it runs one command component,
+/// named by the first word of the source.
+///
+/// [`Runtime::new`]: crate::Runtime::new
+pub fn command_backend() -> Arc<dyn crate::Backend> {
+    command_guest_backend()
+}
+
+pub(crate) fn command_guest_backend() -> Arc<GuestBackend> {
+    Arc::new(GuestBackend {
+        name: COMMAND_BACKEND.to_owned(),
+        slot: GuestSlot::Commands,
+        profile: GuestProfile {
+            description: "Runs one registered command component (a WASI program such as `rg`, \
+                          listed by `computer commands ls`) directly, without a shell. Its \
+                          source is the command line: words and quotes, no pipes, redirects \
+                          or variables."
+                .into(),
+            source: "command line".into(),
+            commands: Commands::None,
+            program: None,
+            limits_env: None,
+        },
+    })
 }

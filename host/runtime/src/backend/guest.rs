@@ -17,7 +17,7 @@ use crate::durable::runs::RunSpec;
 use crate::error::ExecError;
 use crate::run::exec::Slot;
 use crate::run::handle::RunHandle;
-use crate::run::job::Job;
+use crate::run::job::{Job, Program};
 use crate::run::limits::Limits;
 use crate::run::options::ExecOptions;
 use crate::run::run_id;
@@ -37,6 +37,9 @@ pub(crate) enum GuestSlot {
         bytes: &'static [u8],
         loaded: OnceLock<Result<Arc<Guest>, String>>,
     },
+    /// The `command` backend: any command component of the workspace or
+    /// the runtime, named by the first word of the run's command line.
+    Commands,
 }
 
 /// Variables derived from a run's limits (the shell's budgets).
@@ -78,8 +81,38 @@ pub(crate) struct GuestBackend {
 }
 
 impl GuestBackend {
+    /// What a run of `source` runs, and for a command its argv.
+    fn program(
+        &self,
+        rt: &Runtime,
+        ws: &Workspace,
+        source: &str,
+        options: &ExecOptions,
+    ) -> Result<(Program, Option<Vec<String>>), ExecError> {
+        if let GuestSlot::Commands = &self.slot {
+            let argv = command_line(source, &options.args)?;
+            let inner = &rt.inner;
+            let resolved = inner
+                .commands
+                .resolve(inner, ws, &argv[0])?
+                .ok_or_else(|| ExecError::CommandNotFound {
+                    name: argv[0].clone(),
+                })?;
+            let program = Program::Command {
+                pre: resolved.pre,
+                mounts: resolved.mounts,
+            };
+            return Ok((program, Some(argv)));
+        }
+        Ok((Program::Runner(self.guest(&rt.inner)?), None))
+    }
+
     fn guest(&self, inner: &Inner) -> Result<Arc<Guest>, ExecError> {
         match &self.slot {
+            GuestSlot::Commands => Err(ExecError::BadGuest {
+                name: self.name.clone(),
+                reason: "it runs commands, not sources".into(),
+            }),
             GuestSlot::Ready(g) => Ok(g.clone()),
             GuestSlot::Lazy { bytes, loaded } => loaded
                 .get_or_init(|| {
@@ -128,7 +161,7 @@ impl GuestBackend {
     fn job(
         &self,
         rt: &Runtime,
-        guest: Arc<Guest>,
+        (program, command_argv): (Program, Option<Vec<String>>),
         ws: Arc<Workspace>,
         source: String,
         options: ExecOptions,
@@ -139,9 +172,10 @@ impl GuestBackend {
     ) -> Result<RunHandle, ExecError> {
         let cwd = options.cwd.clone().unwrap_or_else(|| "/".to_owned());
         let (argv, env) = self.argv_env(&options, &limits);
+        let argv = command_argv.unwrap_or(argv);
         let job = Job {
             inner: rt.inner.clone(),
-            guest,
+            program,
             workspace: ws,
             source,
             cwd,
@@ -199,7 +233,7 @@ impl Backend for GuestBackend {
             .clone()
             .unwrap_or_else(|| self.default_limits(rt));
         validate(&ws, source, &options, &limits)?;
-        let guest = self.guest(&rt.inner)?;
+        let program = self.program(rt, &ws, source, &options)?;
         let cwd = options.cwd.clone().unwrap_or_else(|| "/".to_owned());
         let run_id = options.id.clone().unwrap_or_else(run_id::generate);
         let config = &rt.inner.config;
@@ -226,7 +260,7 @@ impl Backend for GuestBackend {
         let durable = spec.is_some().then_some(seed);
         self.job(
             rt,
-            guest,
+            program,
             ws,
             source.to_owned(),
             options,
@@ -243,7 +277,7 @@ impl Backend for GuestBackend {
         ws: Arc<Workspace>,
         run: Resume,
     ) -> Result<RunHandle, ExecError> {
-        let guest = self.guest(&rt.inner)?;
+        let program = self.program(rt, &ws, &run.source, &run.options)?;
         let limits = run
             .options
             .limits
@@ -252,7 +286,7 @@ impl Backend for GuestBackend {
         let claim = rt.claim_slot(&run.run_id)?;
         self.job(
             rt,
-            guest,
+            program,
             ws,
             run.source,
             run.options,
@@ -359,4 +393,23 @@ fn check_size(what: &'static str, size: usize, limit: usize) -> Result<(), ExecE
         return Err(ExecError::TooLarge { what, size, limit });
     }
     Ok(())
+}
+
+/// The argv of a command run: the words of `source` (quotes and
+/// backslashes as a shell reads them, nothing expanded), then `args`.
+fn command_line(source: &str, args: &[String]) -> Result<Vec<String>, ExecError> {
+    let mut argv = shell_words::split(source).map_err(|e| {
+        ExecError::InvalidOption(format!("cannot read the command line {source:?}: {e}"))
+    })?;
+    argv.extend(args.iter().cloned());
+    match argv.first() {
+        None => Err(ExecError::InvalidOption(
+            "no command given: the command line is empty".into(),
+        )),
+        Some(name) => {
+            computer_store::validate_command_name(name)
+                .map_err(|_| ExecError::CommandNotFound { name: name.clone() })?;
+            Ok(argv)
+        }
+    }
 }

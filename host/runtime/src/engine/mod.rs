@@ -90,5 +90,7 @@ pub(crate) fn linker(engine: &Engine) -> Result<Linker<RunState>, ExecError> {
         .map_err(ExecError::engine)?;
     bindings::modules::add_to_linker::<RunState, HasSelf<RunState>>(&mut linker, |s| s)
         .map_err(ExecError::engine)?;
+    bindings::commands::add_to_linker::<RunState, HasSelf<RunState>>(&mut linker, |s| s)
+        .map_err(ExecError::engine)?;
     Ok(linker)
 }

@@ -1,3 +1,4 @@
+pub(crate) mod commands;
 pub(crate) mod error;
 pub(crate) mod fs;
 pub(crate) mod modules;

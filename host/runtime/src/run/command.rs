@@ -13,19 +13,20 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use computer_store::{RunStatus, Workspace};
+use wasmtime::Store;
 use wasmtime::component::ResourceTable;
-use wasmtime::{Store, UpdateDeadline};
 use wasmtime_wasi::WasiCtx;
 use wasmtime_wasi::p2::bindings::sync::Command;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 
 use crate::Runtime;
+use crate::commands::{CommandListing, CommandSpec};
 use crate::error::ExecError;
 use crate::host::wasi_fs::{Mount, TMP, WasiFs};
 use crate::run::limits::{Limits, MemoryLimiter};
 use crate::run::output::{Channel, GuestStream, Sink};
 use crate::run::result::{EXIT_TIMEOUT, RunResult, status_of_exit};
-use crate::run::state::{RunState, Stop};
+use crate::run::state::{Nesting, RunState, Stop, finish_wasi, watched_store};
 
 /// What a command runs with.
 #[derive(Debug, Clone, Default)]
@@ -45,6 +46,37 @@ pub struct CommandOptions {
 const COMMAND_BACKEND: &str = "command";
 
 impl Runtime {
+    /// Registers a command component for every workspace: scripts of the
+    /// shell call it by `spec.name`, and the `command` backend runs it. A
+    /// workspace's own command of the same name shadows it. It is compiled
+    /// on first use (or loaded from the component cache).
+    pub fn register_command(&self, spec: CommandSpec) -> Result<(), ExecError> {
+        computer_store::validate_command_name(&spec.name)?;
+        for m in &spec.mounts {
+            if !m.guest_path.starts_with('/') || m.guest_path == "/" {
+                return Err(ExecError::InvalidOption(format!(
+                    "mount path {:?} of command {} must be an absolute path other than /",
+                    m.guest_path, spec.name
+                )));
+            }
+        }
+        self.inner.commands.register(spec);
+        Ok(())
+    }
+
+    /// Every command runs in `workspace` can call: the runtime's and the
+    /// workspace's, by name.
+    pub fn commands(&self, workspace: &Workspace) -> Result<Vec<CommandListing>, ExecError> {
+        self.inner.commands.list(workspace)
+    }
+
+    /// Checks that `component` is a `wasi:cli/command` component this
+    /// runtime can run (and compiles it into the cache), before it is
+    /// stored as a command.
+    pub fn check_command(&self, name: &str, component: &[u8]) -> Result<(), ExecError> {
+        crate::commands::registry::compile(&self.inner, name, component).map(|_| ())
+    }
+
     /// Runs the command component `component` (bytes of a `wasi:cli/command`
     /// component; compiled once and cached) against `workspace`.
     pub fn run_command(
@@ -64,6 +96,7 @@ impl Runtime {
         let mut store = command_store(self, workspace, &options, &stdout, &stderr);
         let result = Command::instantiate(&mut store, &component, &inner.linker)
             .and_then(|cmd| cmd.wasi_cli_run().call_run(&mut store));
+        store.data_mut().wasi_fs.remove_stale_locks();
         let state = store.data();
         let (exit_code, error) = match result {
             Ok(Ok(())) => (0, None),
@@ -137,42 +170,30 @@ fn command_store(
         .initial_cwd(cwd)
         .stdin(MemoryInputPipe::new(options.stdin.clone()))
         .stdout(GuestStream(stdout.clone()))
-        .stderr(GuestStream(stderr.clone()))
-        .allow_tcp(false)
-        .allow_udp(false)
-        .allow_ip_name_lookup(false);
+        .stderr(GuestStream(stderr.clone()));
     let limits = &options.limits;
     let state = RunState {
-        wasi: wasi.build(),
+        wasi: finish_wasi(wasi, None, None),
         table: ResourceTable::new(),
         wasi_fs: WasiFs::new(
             workspace.clone(),
             None,
-            limits.memory_bytes as u64,
+            Some(limits.memory_bytes as u64),
             &options.mounts,
         ),
         workspace,
         modules: rt.inner.modules.clone(),
-        limiter: MemoryLimiter {
-            max_memory: limits.memory_bytes,
-            max_tables: 1_000_000,
-            hit: false,
-        },
+        limiter: MemoryLimiter::new(limits.memory_bytes),
         cancel: Arc::new(AtomicBool::new(false)),
         deadline: Instant::now() + limits.timeout,
         stop: None,
         journal: None,
+        nesting: Nesting {
+            inner: rt.inner.clone(),
+            depth: 0,
+            seed: None,
+            started: 0,
+        },
     };
-    let mut store = Store::new(&rt.inner.engine, state);
-    store.limiter(|s| &mut s.limiter);
-    store.set_epoch_deadline(1);
-    store.epoch_deadline_callback(|mut ctx| {
-        let state = ctx.data_mut();
-        if Instant::now() >= state.deadline {
-            state.stop = Some(Stop::TimedOut);
-            return Err(wasmtime::Error::msg("command timed out"));
-        }
-        Ok(UpdateDeadline::Continue(1))
-    });
-    store
+    watched_store(&rt.inner, state, None)
 }

@@ -1,36 +1,49 @@
-//! One attempt of a run of a runner-world guest, on the run's own thread:
-//! the WASI context and store it gets, the guest call, and how its outcome
-//! becomes a `RunResult` recorded in the workspace.
+//! One attempt of a run of a guest (a runner, or a command given argv), on
+//! the run's own thread: the WASI context and store it gets, the guest
+//! call, and how its outcome becomes a `RunResult` recorded in the
+//! workspace.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 use std::time::Instant;
 
 use computer_store::{RunEnd, RunStatus, Workspace};
 use serde_json::Value;
+use wasmtime::Store;
 use wasmtime::component::ResourceTable;
-use wasmtime::{Store, UpdateDeadline};
 use wasmtime_wasi::WasiCtx;
+use wasmtime_wasi::p2::bindings::sync::CommandPre;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 
 use crate::Inner;
 use crate::backend::guest::Guest;
 use crate::bindings::{RunOutcome, RunRequest};
-use crate::durable::journal::{self, Journal, JournalMonotonicClock, JournalWallClock};
+use crate::durable::journal::{self, Journal};
 use crate::durable::lease::LeaseKeeper;
-use crate::host::wasi_fs::WasiFs;
+use crate::host::wasi_fs::{Mount, TMP, WasiFs};
 use crate::run::limits::{Limits, MemoryLimiter};
 use crate::run::options::ExecOptions;
 use crate::run::output::{Channel, GuestStream, Sink};
 use crate::run::result::{
     EXIT_CANCELLED, EXIT_TIMEOUT, EXIT_WAITING, Event, RunResult, status_of_exit,
 };
-use crate::run::state::{RunState, Stop};
+use crate::run::state::{Nesting, RunState, Stop, finish_wasi, watched_store};
+
+/// What a run runs.
+pub(crate) enum Program {
+    /// A runner-world guest, given the source.
+    Runner(Arc<Guest>),
+    /// A `wasi:cli/command` component, given argv.
+    Command {
+        pre: Arc<CommandPre<RunState>>,
+        mounts: Vec<Mount>,
+    },
+}
 
 pub(crate) struct Job {
     pub inner: Arc<Inner>,
-    pub guest: Arc<Guest>,
+    pub program: Program,
     pub workspace: Arc<Workspace>,
     pub source: String,
     pub cwd: String,
@@ -195,85 +208,50 @@ impl Job {
             .envs(&self.env)
             .stdin(MemoryInputPipe::new(self.options.stdin.clone()))
             .stdout(GuestStream(stdout.clone()))
-            .stderr(GuestStream(stderr.clone()))
-            .allow_tcp(false)
-            .allow_udp(false)
-            .allow_ip_name_lookup(false);
-        if let (Some(j), Some(seed)) = (journal, self.durable) {
-            // Time comes from the journal and randomness from the run's
-            // recorded seed, so a replay sees what the first attempt saw.
-            use rand::SeedableRng;
-            let mut insecure = seed;
-            insecure[0] ^= 0x5a;
-            wasi.wall_clock(JournalWallClock(j.clone()))
-                .monotonic_clock(JournalMonotonicClock(j.clone()))
-                .secure_random(rand::rngs::StdRng::from_seed(seed))
-                .insecure_random(rand::rngs::StdRng::from_seed(insecure))
-                .insecure_random_seed(u128::from_le_bytes(
-                    seed[..16].try_into().expect("16 bytes"),
-                ));
+            .stderr(GuestStream(stderr.clone()));
+        if let Program::Command { .. } = &self.program {
+            wasi.env("TMPDIR", TMP)
+                .env("PWD", &self.cwd)
+                .initial_cwd(&self.cwd);
         }
-        wasi.build()
+        finish_wasi(wasi, journal, self.durable)
     }
 
-    /// A store for one attempt, whose epoch callback ends the guest on a
-    /// lost lease, a journal failure, a kill or the deadline.
+    /// A store for one attempt (see `watched_store`).
     fn store(
         &self,
         wasi: WasiCtx,
         journal: Option<journal::SharedJournal>,
         lost: Arc<AtomicBool>,
     ) -> Store<RunState> {
+        let mounts: &[Mount] = match &self.program {
+            Program::Runner(_) => &[],
+            Program::Command { mounts, .. } => mounts,
+        };
         let state = RunState {
             wasi,
             table: ResourceTable::new(),
             workspace: self.workspace.clone(),
             modules: self.inner.modules.clone(),
-            limiter: MemoryLimiter {
-                max_memory: self.limits.memory_bytes,
-                max_tables: 1_000_000,
-                hit: false,
-            },
+            limiter: MemoryLimiter::new(self.limits.memory_bytes),
             cancel: self.cancel.clone(),
             deadline: Instant::now() + self.limits.timeout,
             stop: None,
             wasi_fs: WasiFs::new(
                 self.workspace.clone(),
                 journal.clone(),
-                self.limits.memory_bytes as u64,
-                &[],
+                Some(self.limits.memory_bytes as u64),
+                mounts,
             ),
             journal,
+            nesting: Nesting {
+                inner: self.inner.clone(),
+                depth: 0,
+                seed: self.durable,
+                started: 0,
+            },
         };
-        let mut store = Store::new(&self.inner.engine, state);
-        store.limiter(|s| &mut s.limiter);
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(move |mut ctx| {
-            let state = ctx.data_mut();
-            if lost.load(Ordering::SeqCst) {
-                state.stop = Some(Stop::LeaseLost);
-                return Err(wasmtime::Error::msg("lease lost"));
-            }
-            if let Some(j) = &state.journal {
-                let mut j = journal::lock(j);
-                j.flush_if_stale();
-                if j.failure.is_some() || j.diverged.is_some() {
-                    drop(j);
-                    state.stop = Some(Stop::Journal);
-                    return Err(wasmtime::Error::msg("journal failure"));
-                }
-            }
-            if state.cancel.load(Ordering::SeqCst) {
-                state.stop = Some(Stop::Cancelled);
-                return Err(wasmtime::Error::msg("run cancelled"));
-            }
-            if Instant::now() >= state.deadline {
-                state.stop = Some(Stop::TimedOut);
-                return Err(wasmtime::Error::msg("run timed out"));
-            }
-            Ok(UpdateDeadline::Continue(1))
-        });
-        store
+        watched_store(&self.inner, state, Some(lost))
     }
 
     fn call_guest(
@@ -291,11 +269,22 @@ impl Job {
             cwd: self.cwd.clone(),
             input_json: self.options.input.clone(),
         };
-        let result = self
-            .guest
-            .pre
-            .instantiate(&mut store)
-            .and_then(|runner| runner.call_run(&mut store, &request));
+        let result = match &self.program {
+            Program::Runner(guest) => guest
+                .pre
+                .instantiate(&mut store)
+                .and_then(|runner| runner.call_run(&mut store, &request)),
+            Program::Command { pre, .. } => pre
+                .instantiate(&mut store)
+                .and_then(|cmd| cmd.wasi_cli_run().call_run(&mut store))
+                .map(|ended| RunOutcome {
+                    exit_code: if ended.is_ok() { 0 } else { 1 },
+                    value_json: None,
+                }),
+        };
+        if let Program::Command { .. } = &self.program {
+            store.data_mut().wasi_fs.remove_stale_locks();
+        }
         let state = store.data();
         match result {
             Ok(outcome) => self.returned(outcome, state),

@@ -91,19 +91,35 @@ pub(crate) struct MemoryLimiter {
     pub max_memory: usize,
     pub max_tables: usize,
     pub hit: bool,
+    /// Linear memory granted so far, over all the store's memories: what a
+    /// command started from this run may not use (it shares the run's cap).
+    pub used: usize,
+}
+
+impl MemoryLimiter {
+    pub(crate) fn new(max_memory: usize) -> Self {
+        MemoryLimiter {
+            max_memory,
+            max_tables: 1_000_000,
+            hit: false,
+            used: 0,
+        }
+    }
 }
 
 impl wasmtime::ResourceLimiter for MemoryLimiter {
     fn memory_growing(
         &mut self,
-        _current: usize,
+        current: usize,
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        if desired > self.max_memory {
+        let grown = self.used + desired.saturating_sub(current);
+        if desired > self.max_memory || grown > self.max_memory {
             self.hit = true;
             return Ok(false);
         }
+        self.used = grown;
         Ok(true)
     }
 

@@ -1,15 +1,18 @@
 //! What a run's `Store` holds: WASI state, the workspace, limits, and why
-//! the run was stopped, if it was.
+//! the run was stopped, if it was; and the pieces every store of a run
+//! shares (its WASI context's clocks and randomness, the epoch check).
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use computer_store::Workspace;
 use wasmtime::component::ResourceTable;
-use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+use wasmtime::{Store, UpdateDeadline};
+use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
-use crate::durable::journal::SharedJournal;
+use crate::Inner;
+use crate::durable::journal::{self, JournalMonotonicClock, JournalWallClock, SharedJournal};
 use crate::host::modules::ModuleRegistry;
 use crate::host::wasi_fs::WasiFs;
 use crate::run::limits::MemoryLimiter;
@@ -29,6 +32,36 @@ pub(crate) enum Stop {
     LeaseLost,
 }
 
+/// What a store needs to start commands (`computer:workspace/commands`).
+pub(crate) struct Nesting {
+    pub inner: Arc<Inner>,
+    /// 0 for a run, 1 for a command it started, ...
+    pub depth: u32,
+    /// A durable run's seed; each command started gets one derived from it.
+    pub seed: Option<[u8; 32]>,
+    /// Commands started so far by this store.
+    pub started: u32,
+}
+
+impl Nesting {
+    /// The seed of the next command this store starts.
+    pub(crate) fn next_seed(&mut self) -> Option<[u8; 32]> {
+        self.started += 1;
+        let n = self.started;
+        self.seed.map(|mut seed| {
+            for (i, b) in n
+                .to_le_bytes()
+                .iter()
+                .chain(&self.depth.to_le_bytes())
+                .enumerate()
+            {
+                seed[24 + i] ^= b;
+            }
+            seed
+        })
+    }
+}
+
 pub(crate) struct RunState {
     pub wasi: WasiCtx,
     pub table: ResourceTable,
@@ -42,6 +75,7 @@ pub(crate) struct RunState {
     pub journal: Option<SharedJournal>,
     /// `wasi:filesystem`: preopens and open descriptors.
     pub wasi_fs: WasiFs,
+    pub nesting: Nesting,
 }
 
 impl WasiView for RunState {
@@ -51,4 +85,68 @@ impl WasiView for RunState {
             table: &mut self.table,
         }
     }
+}
+
+/// Finishes a guest's WASI context: no network, and for a durable run,
+/// clocks from the journal and randomness from the run's recorded seed, so
+/// a replay sees what the first attempt saw.
+pub(crate) fn finish_wasi(
+    mut wasi: WasiCtxBuilder,
+    journal: Option<&SharedJournal>,
+    seed: Option<[u8; 32]>,
+) -> WasiCtx {
+    wasi.allow_tcp(false)
+        .allow_udp(false)
+        .allow_ip_name_lookup(false);
+    if let (Some(j), Some(seed)) = (journal, seed) {
+        use rand::SeedableRng;
+        let mut insecure = seed;
+        insecure[0] ^= 0x5a;
+        wasi.wall_clock(JournalWallClock(j.clone()))
+            .monotonic_clock(JournalMonotonicClock(j.clone()))
+            .secure_random(rand::rngs::StdRng::from_seed(seed))
+            .insecure_random(rand::rngs::StdRng::from_seed(insecure))
+            .insecure_random_seed(u128::from_le_bytes(
+                seed[..16].try_into().expect("16 bytes"),
+            ));
+    }
+    wasi.build()
+}
+
+/// A store whose epoch callback ends the guest on a lost lease (`lost`), a
+/// journal failure, a kill or the deadline.
+pub(crate) fn watched_store(
+    inner: &Inner,
+    state: RunState,
+    lost: Option<Arc<AtomicBool>>,
+) -> Store<RunState> {
+    let mut store = Store::new(&inner.engine, state);
+    store.limiter(|s| &mut s.limiter);
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(move |mut ctx| {
+        let state = ctx.data_mut();
+        if lost.as_ref().is_some_and(|l| l.load(Ordering::SeqCst)) {
+            state.stop = Some(Stop::LeaseLost);
+            return Err(wasmtime::Error::msg("lease lost"));
+        }
+        if let Some(j) = &state.journal {
+            let mut j = journal::lock(j);
+            j.flush_if_stale();
+            if j.failure.is_some() || j.diverged.is_some() {
+                drop(j);
+                state.stop = Some(Stop::Journal);
+                return Err(wasmtime::Error::msg("journal failure"));
+            }
+        }
+        if state.cancel.load(Ordering::SeqCst) {
+            state.stop = Some(Stop::Cancelled);
+            return Err(wasmtime::Error::msg("run cancelled"));
+        }
+        if Instant::now() >= state.deadline {
+            state.stop = Some(Stop::TimedOut);
+            return Err(wasmtime::Error::msg("run timed out"));
+        }
+        Ok(UpdateDeadline::Continue(1))
+    });
+    store
 }

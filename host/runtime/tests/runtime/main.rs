@@ -5,6 +5,7 @@
 
 mod support;
 
+mod commands;
 mod component_cache;
 mod durable;
 mod engine_sharing;

@@ -106,3 +106,13 @@ pub fn in_own_process(test: &str) -> bool {
     );
     false
 }
+
+/// Waits for a run's result, failing the test after [`WATCHDOG`].
+pub fn wait_watched(handle: computer_runtime::RunHandle) -> RunResult {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(handle.wait());
+    });
+    rx.recv_timeout(WATCHDOG)
+        .unwrap_or_else(|_| panic!("the run did not end within {WATCHDOG:?}"))
+}

@@ -65,6 +65,9 @@ pub(crate) struct Desc {
 /// directory streams.
 pub(crate) struct WasiFs {
     preopens: Vec<(Tree, String)>,
+    /// Directories named `*.lock` made in the workspace (SQLite's WASI
+    /// locks), removed when the command ends (`remove_stale_locks`).
+    locks: Vec<(Tree, String)>,
     descriptors: HashMap<u32, Desc>,
     streams: HashMap<u32, DirStream>,
     next: u32,
@@ -72,23 +75,23 @@ pub(crate) struct WasiFs {
 
 impl WasiFs {
     /// The preopens of a run: the workspace at `/`, a scratch `/tmp` of at
-    /// most `tmp_cap` bytes, and `mounts`.
+    /// most `tmp_cap` bytes (none: `/tmp` is the workspace's), and `mounts`.
     pub(crate) fn new(
         workspace: Arc<Workspace>,
         journal: Option<SharedJournal>,
-        tmp_cap: u64,
+        tmp_cap: Option<u64>,
         mounts: &[Mount],
     ) -> Self {
-        let mut preopens = vec![
-            (
-                Tree::Store(Arc::new(StoreTree::workspace(workspace, journal))),
-                "/".to_owned(),
-            ),
-            (
-                Tree::Store(Arc::new(StoreTree::scratch(tmp_cap))),
+        let mut preopens = vec![(
+            Tree::Store(Arc::new(StoreTree::workspace(workspace, journal))),
+            "/".to_owned(),
+        )];
+        if let Some(cap) = tmp_cap {
+            preopens.push((
+                Tree::Store(Arc::new(StoreTree::scratch(cap))),
                 TMP.to_owned(),
-            ),
-        ];
+            ));
+        }
         for m in mounts {
             let tree = match &m.source {
                 MountSource::HostDir(dir) => Tree::HostDir(Arc::new(dir.clone())),
@@ -98,9 +101,37 @@ impl WasiFs {
         }
         WasiFs {
             preopens,
+            locks: Vec::new(),
             descriptors: HashMap::new(),
             streams: HashMap::new(),
             next: 1,
+        }
+    }
+
+    pub(crate) fn note_lock(&mut self, tree: &Tree, path: &str) {
+        if path.ends_with(".lock") && matches!(tree, Tree::Store(s) if s.is_workspace()) {
+            self.locks.push((tree.clone(), path.to_owned()));
+        }
+    }
+
+    /// Removes the `*.lock` directories this command made that are still
+    /// there, so a command that was killed (or forgot) leaves no database
+    /// locked for the next one. Only empty directories go.
+    pub(crate) fn remove_stale_locks(&mut self) {
+        for (tree, path) in std::mem::take(&mut self.locks) {
+            let Ok(store) = tree.store() else { continue };
+            if tree
+                .stat(&path, false)
+                .is_ok_and(|m| m.kind == tree::Kind::Dir)
+            {
+                let opts = computer_store::RmOptions::default();
+                if store
+                    .mutate("wasi.rmdir", &path, &[], |ws| ws.rm(&path, opts))
+                    .is_err()
+                {
+                    tracing::debug!(%path, "stale lock directory not removed");
+                }
+            }
         }
     }
 

@@ -62,12 +62,15 @@ impl WasiFs {
         Ok(descriptor_stat(&d.tree.stat(&full, follow)?))
     }
 
-    pub(crate) fn create_directory_at(&self, fd: Fd<'_>, path: &str) -> Res<()> {
+    pub(crate) fn create_directory_at(&mut self, fd: Fd<'_>, path: &str) -> Res<()> {
         let d = self.dir(fd)?;
         let full = join(&d.path, path)?;
         let opts = MkdirOptions::default();
         let store = d.tree.store()?;
-        store.mutate("wasi.mkdir", &full, &[], |ws| ws.mkdir(&full, &opts))
+        store.mutate("wasi.mkdir", &full, &[], |ws| ws.mkdir(&full, &opts))?;
+        let tree = d.tree.clone();
+        self.note_lock(&tree, &full);
+        Ok(())
     }
 
     pub(crate) fn remove_directory_at(&self, fd: Fd<'_>, path: &str) -> Res<()> {

@@ -73,6 +73,10 @@ impl StoreTree {
         }
     }
 
+    pub(crate) fn is_workspace(&self) -> bool {
+        self.cap.is_none()
+    }
+
     pub(crate) fn scratch(cap: u64) -> Self {
         StoreTree {
             ws: OnceLock::new(),

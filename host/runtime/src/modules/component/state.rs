@@ -117,9 +117,8 @@ pub(super) fn new_store(
         },
         table: ResourceTable::new(),
         limiter: MemoryLimiter {
-            max_memory: limits.memory_bytes,
             max_tables: 100_000,
-            hit: false,
+            ..MemoryLimiter::new(limits.memory_bytes)
         },
         ctx,
         deadline,

@@ -1,0 +1,95 @@
+//! Command components (`wasi:cli/command` programs registered in the
+//! workspace or by the host) as commands of the shell. Each one the host
+//! lists at the start of the run becomes a bashkit command of that name, so
+//! `rg TODO .`, pipelines, redirects, `command -v rg` and `#!/usr/bin/env
+//! NAME` scripts reach it.
+//!
+//! The host runs the command only while `next` is being called: this side
+//! passes its output on (waiting while a pipe is full), and feeds it input
+//! when it asks, chunk by chunk.
+
+use std::sync::Arc;
+
+use bashkit::{Command, CommandContext, CommandStatus, async_trait};
+
+use crate::computer::workspace::commands::{
+    self, Event, Invocation, InvocationRequest, StartError,
+};
+use crate::workspace_fs::WorkspaceFs;
+
+/// Exit code bash gives a command that could not be executed.
+const EXIT_CANNOT_RUN: i32 = 126;
+const EXIT_NOT_FOUND: i32 = 127;
+/// Exit code of a writer whose reader went away (SIGPIPE).
+const EXIT_BROKEN_PIPE: i32 = 141;
+
+/// The commands the host offers this run, by name.
+pub fn listed() -> Vec<String> {
+    commands::list_commands()
+        .into_iter()
+        .map(|c| c.name)
+        .collect()
+}
+
+pub struct WorkspaceCommand {
+    pub fs: Arc<WorkspaceFs>,
+}
+
+#[async_trait]
+impl Command for WorkspaceCommand {
+    async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
+        // The command must read what the script wrote.
+        self.fs.appends().flush();
+        let mut argv = Vec::with_capacity(ctx.args.len() + 1);
+        argv.push(ctx.name.to_owned());
+        argv.extend(ctx.args.iter().cloned());
+        let mut env: Vec<(String, String)> = ctx
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        env.sort();
+        let request = InvocationRequest {
+            name: ctx.name.to_owned(),
+            argv,
+            env,
+            cwd: ctx.cwd.to_string_lossy().into_owned(),
+        };
+        let invocation = match Invocation::start(&request) {
+            Ok(inv) => inv,
+            Err(e) => {
+                let (message, code) = match e {
+                    StartError::NotFound => ("command not found".to_owned(), EXIT_NOT_FOUND),
+                    StartError::TooDeep(n) => (
+                        format!("commands are nested more than {n} deep"),
+                        EXIT_CANNOT_RUN,
+                    ),
+                    StartError::Failed(why) => (why, EXIT_CANNOT_RUN),
+                };
+                let line = format!("bash: {}: {message}\n", ctx.name);
+                ctx.stderr.write_all(line.as_bytes()).await?;
+                return Ok(CommandStatus::with_code(code));
+            }
+        };
+        loop {
+            match invocation.next() {
+                Event::Stdout(bytes) => {
+                    if ctx.stdout.write_all(&bytes).await.is_err() {
+                        // The reader left: dropping the invocation stops the
+                        // command at its next write, as SIGPIPE would.
+                        drop(invocation);
+                        return Ok(CommandStatus::with_code(EXIT_BROKEN_PIPE));
+                    }
+                }
+                Event::Stderr(bytes) => {
+                    let _ = ctx.stderr.write_all(&bytes).await;
+                }
+                Event::StdinWanted => match ctx.stdin.read_chunk().await {
+                    Ok(Some(chunk)) if !chunk.is_empty() => invocation.feed(&chunk),
+                    _ => invocation.feed(&[]),
+                },
+                Event::Exited(code) => return Ok(CommandStatus::with_code(code)),
+            }
+        }
+    }
+}

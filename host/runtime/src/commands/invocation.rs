@@ -1,0 +1,258 @@
+//! A command started from inside a run (`commands.invocation.start`): its
+//! store, built from the caller's (same workspace, journal, deadline, kill
+//! switch, audit actor; the memory the caller has not used), and the thread
+//! it runs on, driven through a [`Link`].
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use computer_store::Workspace;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::WasiCtx;
+
+use super::link::{Link, LinkStream, Role, Step};
+use super::registry::Resolved;
+use crate::durable::journal::SharedJournal;
+use crate::host::wasi_fs::WasiFs;
+use crate::run::limits::MemoryLimiter;
+use crate::run::output::Channel;
+use crate::run::result::{EXIT_CANCELLED, EXIT_TIMEOUT};
+use crate::run::state::{Nesting, RunState, Stop, finish_wasi, watched_store};
+
+/// How deep commands may start commands.
+pub const MAX_COMMAND_DEPTH: u32 = 8;
+/// The least memory a command is started with.
+const MIN_MEMORY: usize = 4 << 20;
+/// Exit code of a command whose reader went away (bash's for SIGPIPE).
+const EXIT_BROKEN_PIPE: i32 = 141;
+
+/// Why a command did not start.
+#[derive(Debug)]
+pub(crate) enum StartError {
+    NotFound,
+    TooDeep(u32),
+    Failed(String),
+}
+
+/// What to start.
+pub(crate) struct Request {
+    pub name: String,
+    pub argv: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub cwd: String,
+}
+
+/// A running command. Dropping it stops the command and waits for it.
+pub struct Invocation {
+    link: Arc<Link>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// Everything the command's thread needs.
+struct Child {
+    name: String,
+    resolved: Resolved,
+    request: Request,
+    workspace: Arc<Workspace>,
+    journal: Option<SharedJournal>,
+    nesting: Nesting,
+    memory: usize,
+    deadline: Instant,
+    cancel: Arc<AtomicBool>,
+    actor: String,
+    link: Arc<Link>,
+}
+
+impl Invocation {
+    pub(crate) fn start(caller: &mut RunState, request: Request) -> Result<Self, StartError> {
+        let depth = caller.nesting.depth + 1;
+        if depth > MAX_COMMAND_DEPTH {
+            return Err(StartError::TooDeep(MAX_COMMAND_DEPTH));
+        }
+        let inner = caller.nesting.inner.clone();
+        let resolved = inner
+            .commands
+            .resolve(&inner, &caller.workspace, &request.name)
+            .map_err(|e| StartError::Failed(e.to_string()))?
+            .ok_or(StartError::NotFound)?;
+        let left = caller
+            .limiter
+            .max_memory
+            .saturating_sub(caller.limiter.used);
+        if left < MIN_MEMORY {
+            return Err(StartError::Failed(format!(
+                "no memory left for it: the run uses {} of its {} MiB",
+                caller.limiter.used >> 20,
+                caller.limiter.max_memory >> 20
+            )));
+        }
+        let link = Arc::new(Link::default());
+        let child = Child {
+            name: request.name.clone(),
+            resolved,
+            request,
+            workspace: caller.workspace.clone(),
+            journal: caller.journal.clone(),
+            nesting: Nesting {
+                inner,
+                depth,
+                seed: caller.nesting.next_seed(),
+                started: 0,
+            },
+            memory: left,
+            deadline: caller.deadline,
+            cancel: caller.cancel.clone(),
+            actor: computer_store::current_actor(),
+            link: link.clone(),
+        };
+        let thread = std::thread::Builder::new()
+            .name(format!("computer-command-{}", child.name))
+            .spawn(move || child.run())
+            .map_err(|e| StartError::Failed(format!("cannot start a thread for it: {e}")))?;
+        Ok(Invocation {
+            link,
+            thread: Some(thread),
+        })
+    }
+
+    pub(crate) fn next(&self) -> Step {
+        self.link.next()
+    }
+
+    pub(crate) fn feed(&self, data: &[u8]) {
+        self.link.feed(data)
+    }
+}
+
+impl Drop for Invocation {
+    fn drop(&mut self) {
+        self.link.abandon();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Child {
+    fn run(self) {
+        computer_store::set_actor(self.actor.clone());
+        self.link.wait_turn();
+        let link = self.link.clone();
+        let name = self.name.clone();
+        let code = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.call())) {
+            Ok(code) => code,
+            Err(_) => {
+                say(
+                    &link,
+                    &format!("{name}: the host failed while running it\n"),
+                );
+                1
+            }
+        };
+        link.exited(code);
+    }
+
+    fn wasi(&self) -> WasiCtx {
+        let stream = |role| LinkStream {
+            link: self.link.clone(),
+            role,
+        };
+        let mut wasi = WasiCtx::builder();
+        wasi.args(&self.request.argv)
+            .envs(&self.request.env)
+            .env("PWD", &self.request.cwd)
+            .initial_cwd(&self.request.cwd)
+            .stdin(stream(Role::Stdin))
+            .stdout(stream(Role::Out(Channel::Stdout)))
+            .stderr(stream(Role::Out(Channel::Stderr)));
+        finish_wasi(wasi, self.journal.as_ref(), self.nesting.seed)
+    }
+
+    /// Runs the command to its end; its exit code.
+    fn call(self) -> i32 {
+        let wasi = self.wasi();
+        let inner = self.nesting.inner.clone();
+        let state = RunState {
+            wasi,
+            table: ResourceTable::new(),
+            workspace: self.workspace.clone(),
+            modules: inner.modules.clone(),
+            limiter: MemoryLimiter::new(self.memory),
+            cancel: self.cancel.clone(),
+            deadline: self.deadline,
+            stop: None,
+            // `/tmp` is the workspace's, as it is for the shell that called.
+            wasi_fs: WasiFs::new(
+                self.workspace.clone(),
+                self.journal.clone(),
+                None,
+                &self.resolved.mounts,
+            ),
+            journal: self.journal.clone(),
+            nesting: Nesting {
+                inner: inner.clone(),
+                depth: self.nesting.depth,
+                seed: self.nesting.seed,
+                started: 0,
+            },
+        };
+        let mut store = watched_store(&inner, state, None);
+        let result = self
+            .resolved
+            .pre
+            .instantiate(&mut store)
+            .and_then(|cmd| cmd.wasi_cli_run().call_run(&mut store));
+        store.data_mut().wasi_fs.remove_stale_locks();
+        let code = match result {
+            Ok(Ok(())) => 0,
+            Ok(Err(())) => 1,
+            Err(e) => self.ended_by(&e, store.data()),
+        };
+        // Dropping the store commits the command's open files: the caller
+        // must see them once it has the exit code.
+        drop(store);
+        code
+    }
+
+    fn ended_by(&self, e: &wasmtime::Error, state: &RunState) -> i32 {
+        if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
+            return exit.0;
+        }
+        if self.link.is_abandoned() {
+            return EXIT_BROKEN_PIPE;
+        }
+        let name = &self.name;
+        match state.stop {
+            Some(Stop::TimedOut) => {
+                say(&self.link, &format!("{name}: the run timed out\n"));
+                EXIT_TIMEOUT
+            }
+            Some(Stop::Cancelled) => EXIT_CANCELLED,
+            Some(_) => 1,
+            None if state.limiter.hit => {
+                say(
+                    &self.link,
+                    &format!(
+                        "{name}: memory limit exceeded ({} MiB left to it by the run)\n",
+                        self.memory >> 20
+                    ),
+                );
+                1
+            }
+            None => {
+                say(
+                    &self.link,
+                    &format!("{name}: command trapped: {}\n", crate::error::one_line(e)),
+                );
+                1
+            }
+        }
+    }
+}
+
+/// A line on the command's stderr from the host.
+fn say(link: &Link, text: &str) {
+    link.say(text.as_bytes());
+}

@@ -1,0 +1,72 @@
+//! `computer:workspace/commands` for runs: listing the commands a run can
+//! call, and starting and driving one (`commands::invocation`).
+//!
+//! Nothing here is journalled: a command's events follow from its own host
+//! calls, which are.
+
+use wasmtime::component::Resource;
+
+use crate::bindings::commands::{self, CommandInfo, Event, InvocationRequest, StartError};
+use crate::commands::invocation::{self, Invocation, Request};
+use crate::commands::link::Step;
+use crate::run::output::Channel;
+use crate::run::state::RunState;
+
+impl commands::Host for RunState {
+    fn list_commands(&mut self) -> wasmtime::Result<Vec<CommandInfo>> {
+        let inner = &self.nesting.inner;
+        Ok(match inner.commands.list(&self.workspace) {
+            Ok(all) => all
+                .into_iter()
+                .map(|c| CommandInfo {
+                    name: c.name,
+                    description: c.description,
+                })
+                .collect(),
+            Err(e) => {
+                tracing::warn!("cannot list the workspace's commands: {e}");
+                Vec::new()
+            }
+        })
+    }
+}
+
+impl commands::HostInvocation for RunState {
+    fn start(
+        &mut self,
+        request: InvocationRequest,
+    ) -> wasmtime::Result<Result<Resource<Invocation>, StartError>> {
+        let request = Request {
+            name: request.name,
+            argv: request.argv,
+            env: request.env,
+            cwd: request.cwd,
+        };
+        match Invocation::start(self, request) {
+            Ok(inv) => Ok(Ok(self.table.push(inv)?)),
+            Err(invocation::StartError::NotFound) => Ok(Err(StartError::NotFound)),
+            Err(invocation::StartError::TooDeep(n)) => Ok(Err(StartError::TooDeep(n))),
+            Err(invocation::StartError::Failed(why)) => Ok(Err(StartError::Failed(why))),
+        }
+    }
+
+    fn next(&mut self, inv: Resource<Invocation>) -> wasmtime::Result<Event> {
+        Ok(match self.table.get(&inv)?.next() {
+            Step::Output(Channel::Stdout, bytes) => Event::Stdout(bytes),
+            Step::Output(Channel::Stderr, bytes) => Event::Stderr(bytes),
+            Step::StdinWanted => Event::StdinWanted,
+            Step::Exited(code) => Event::Exited(code),
+        })
+    }
+
+    fn feed(&mut self, inv: Resource<Invocation>, data: Vec<u8>) -> wasmtime::Result<()> {
+        self.table.get(&inv)?.feed(&data);
+        Ok(())
+    }
+
+    fn drop(&mut self, inv: Resource<Invocation>) -> wasmtime::Result<()> {
+        // Dropping stops the command and waits for its thread.
+        self.table.delete(inv)?;
+        Ok(())
+    }
+}
