@@ -5,6 +5,7 @@
 //!
 //! One area: `cargo test -p computer-tests -- cli_mcp::`.
 
+mod cli_commands;
 mod cli_concurrency;
 mod cli_dirs;
 mod cli_durable;

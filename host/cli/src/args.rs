@@ -43,6 +43,11 @@ pub enum Command {
     Export { ws_dir: String, host_dir: PathBuf },
     /// Run code against the workspace
     Exec(ExecArgs),
+    /// Run a command component (`computer commands ls`) directly, without a shell: computer run rg -n TODO .
+    Run(RunArgs),
+    /// Command components (wasi:cli/command programs) the shell calls by name: add, ls, rm
+    #[command(subcommand)]
+    Commands(crate::commands_cmd::CommandsCommand),
     /// Read the audit log: every operation, by whom, with what outcome
     Audit {
         /// Only operations of this run
@@ -128,7 +133,7 @@ pub struct ToolSetArgs {
 
 #[derive(Args, Debug)]
 pub struct ExecArgs {
-    /// Backend: shell (bash), js, container (sh in a Docker/Podman container), auto (shell, then container on "command not found"), or a guest registered with --guest
+    /// Backend: shell (bash), js, command (one command component; the source is its command line), container (sh in a Docker/Podman container), auto (shell, then container on "command not found"), or a guest registered with --guest
     #[arg(long, default_value = "shell")]
     pub backend: String,
     /// Image for the container and auto backends [default: $COMPUTER_CONTAINER_IMAGE, else localhost/computer-busybox:latest]
@@ -169,6 +174,60 @@ pub struct ExecArgs {
     pub args: Vec<String>,
     /// Source code, or - to read it from stdin
     pub source: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Working directory in the workspace [default: /]
+    #[arg(long)]
+    pub cwd: Option<String>,
+    /// Environment variable for the run (the host's are never passed)
+    #[arg(long = "env", value_name = "K=V")]
+    pub env: Vec<String>,
+    /// Feed this host file to the command's stdin (- for this process's stdin)
+    #[arg(long, value_name = "FILE|-")]
+    pub stdin: Option<PathBuf>,
+    /// Wall-clock limit in seconds [default: 60]
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Memory limit in MiB [default: 256]
+    #[arg(long, value_name = "MIB")]
+    pub memory: Option<u64>,
+    /// Run id (unique per workspace) [default: generated]
+    #[arg(long)]
+    pub id: Option<String>,
+    /// What an interrupted run does: replay (journalled; survives crashes) or fail
+    #[arg(long, value_name = "replay|fail", value_parser = parse_on_interrupt)]
+    pub on_interrupt: Option<computer_runtime::OnInterrupt>,
+    /// The command's name
+    pub name: String,
+    /// Its arguments, passed as they are (options included)
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<String>,
+}
+
+impl RunArgs {
+    /// The same run as `computer exec --backend command`.
+    pub fn into_exec(self) -> ExecArgs {
+        let mut words = vec![self.name];
+        words.extend(self.args);
+        ExecArgs {
+            backend: computer_runtime::COMMAND_BACKEND.to_owned(),
+            image: None,
+            cwd: self.cwd,
+            env: self.env,
+            input: None,
+            stdin: self.stdin,
+            timeout: self.timeout,
+            memory: self.memory,
+            id: self.id,
+            file: None,
+            on_interrupt: self.on_interrupt,
+            guests: Vec::new(),
+            args: Vec::new(),
+            source: Some(shell_words::join(words)),
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]

@@ -22,6 +22,7 @@ impl From<ExecError> for CliError {
             ExecError::Workspace(fs) => fs.code.as_str(),
             ExecError::TooManyRuns { .. } => "EAGAIN",
             ExecError::TooLarge { .. } => "EFBIG",
+            ExecError::CommandNotFound { .. } => "ENOENT",
             ExecError::Engine(_) | ExecError::Unavailable { .. } => "EIO",
             _ => "EINVAL",
         };

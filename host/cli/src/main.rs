@@ -3,6 +3,7 @@
 mod args;
 mod audit_cmd;
 mod backends;
+mod commands_cmd;
 mod container_cmd;
 mod durable_cmd;
 mod error;
@@ -91,6 +92,10 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         Command::Import { host_dir, ws_dir } => transfer_cmd::import(&ws, &host_dir, &ws_dir, out)?,
         Command::Export { ws_dir, host_dir } => transfer_cmd::export(&ws, &ws_dir, &host_dir, out)?,
         Command::Exec(args) => return Ok(ExitCode::from(exec_cmd::exec(ws, args, out)?)),
+        Command::Run(args) => {
+            return Ok(ExitCode::from(exec_cmd::exec(ws, args.into_exec(), out)?));
+        }
+        Command::Commands(cmd) => commands_cmd::run(&ws, cmd, out)?,
         Command::Runs { command, page } => exec_cmd::runs(&ws, command, page, out)?,
         Command::Audit {
             run,

@@ -319,6 +319,91 @@ pub(crate) fn read_range(
     Ok(out)
 }
 
+/// Bytes `[start, end)` of one chunk: what a durable run's journal keeps of
+/// a large read instead of the bytes themselves (the chunk is pinned while
+/// the journal exists, see `journal_chunks`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ChunkPiece {
+    /// The chunk's id.
+    pub chunk: i64,
+    /// First byte of the piece in the chunk.
+    pub start: u32,
+    /// One past its last byte.
+    pub end: u32,
+}
+
+/// As [`read_range`], also saying which pieces of which chunks the bytes
+/// came from.
+pub(crate) fn read_range_pieces(
+    conn: &Connection,
+    node: i64,
+    size: u64,
+    offset: u64,
+    len: Option<u64>,
+) -> Result<(Vec<u8>, Vec<ChunkPiece>)> {
+    let end = len.map_or(size, |l| offset.saturating_add(l).min(size));
+    if offset >= size || end <= offset {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let ids = chunk_list(conn, node)?;
+    let first = (offset / CHUNK_SIZE as u64) as usize;
+    let last = ((end - 1) / CHUNK_SIZE as u64) as usize;
+    let mut out = Vec::with_capacity((end - offset) as usize);
+    let mut pieces = Vec::with_capacity(last + 1 - first);
+    let mut stmt = conn.prepare_cached("SELECT data FROM chunks WHERE id = ?1")?;
+    for (idx, id) in ids.iter().enumerate().take(last + 1).skip(first) {
+        let mut rows = stmt.query([id])?;
+        let row = rows.next()?.ok_or_else(|| missing_chunk(*id))?;
+        let data = row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
+        let chunk_start = idx as u64 * CHUNK_SIZE as u64;
+        let from = offset.saturating_sub(chunk_start) as usize;
+        let to = ((end - chunk_start) as usize).min(data.len());
+        if from < to {
+            out.extend_from_slice(&data[from..to]);
+            pieces.push(ChunkPiece {
+                chunk: *id,
+                start: from as u32,
+                end: to as u32,
+            });
+        }
+    }
+    Ok((out, pieces))
+}
+
+/// The bytes of `pieces`, in order.
+pub(crate) fn read_pieces(conn: &Connection, pieces: &[ChunkPiece]) -> Result<Vec<u8>> {
+    let total: usize = pieces
+        .iter()
+        .map(|p| p.end.saturating_sub(p.start) as usize)
+        .sum();
+    let mut out = Vec::with_capacity(total);
+    let mut stmt = conn.prepare_cached("SELECT data FROM chunks WHERE id = ?1")?;
+    for p in pieces {
+        let mut rows = stmt.query([p.chunk])?;
+        let row = rows.next()?.ok_or_else(|| missing_chunk(p.chunk))?;
+        let data = row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
+        let piece = data
+            .get(p.start as usize..p.end as usize)
+            .ok_or_else(|| missing_chunk(p.chunk))?;
+        out.extend_from_slice(piece);
+    }
+    Ok(out)
+}
+
+/// Takes a reference on chunk `id` for a run's journal; `false` if the
+/// chunk is gone (its last file changed since it was read).
+pub(crate) fn pin(conn: &Connection, id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("UPDATE chunks SET refs = refs + 1 WHERE id = ?1")?
+        .execute([id])?
+        == 1)
+}
+
+/// Drops the references [`pin`] took.
+pub(crate) fn unpin(conn: &Connection, ids: &[i64]) -> Result<()> {
+    release_chunks(conn, ids)
+}
+
 fn missing_chunk(id: i64) -> FsError {
     FsError::custom(
         Errno::EIO,

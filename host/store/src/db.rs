@@ -32,6 +32,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0007_commands",
         include_str!("../migrations/0007_commands.sql"),
     ),
+    (
+        "0008_journal_chunks",
+        include_str!("../migrations/0008_journal_chunks.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

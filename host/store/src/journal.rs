@@ -31,6 +31,12 @@ pub struct JournalEntry {
     pub status: EntryStatus,
     /// The recorded result, once there is one.
     pub result: Option<Vec<u8>>,
+    /// Chunks `result` refers to (a large read kept as chunk pieces): each
+    /// is pinned with the row, for as long as the run's journal exists.
+    pub pins: Vec<i64>,
+    /// The result to record instead if a pinned chunk is gone by the time
+    /// the row is written (the file changed meanwhile).
+    pub fallback: Option<Vec<u8>>,
 }
 
 /// Builds the result bytes of the row that commits with a mutation, from
@@ -73,6 +79,30 @@ pub(crate) fn write_attached(conn: &Connection, out: &dyn Any) -> Result<()> {
     })
 }
 
+/// Pins `chunks` for the run's journal (once per run and chunk); `false`
+/// if one of them is gone.
+fn pin_all(conn: &Connection, run_id: &str, chunks: &[i64]) -> Result<bool> {
+    let mut note = conn
+        .prepare_cached("INSERT OR IGNORE INTO journal_chunks (run_id, chunk) VALUES (?1, ?2)")?;
+    for &chunk in chunks {
+        if note.execute(params![run_id, chunk])? == 1 && !crate::content::pin(conn, chunk)? {
+            conn.prepare_cached("DELETE FROM journal_chunks WHERE run_id = ?1 AND chunk = ?2")?
+                .execute(params![run_id, chunk])?;
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Drops the run's pins on chunks (its journal is going away).
+pub(crate) fn unpin_all(conn: &Connection, run_id: &str) -> Result<()> {
+    let ids: Vec<i64> = conn
+        .prepare_cached("DELETE FROM journal_chunks WHERE run_id = ?1 RETURNING chunk")?
+        .query_map([run_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    crate::content::unpin(conn, &ids)
+}
+
 /// Writes (or updates) journal rows inside an open transaction.
 pub(crate) fn insert_rows(conn: &Connection, run_id: &str, rows: &[JournalEntry]) -> Result<()> {
     let mut stmt = conn.prepare_cached(
@@ -81,6 +111,10 @@ pub(crate) fn insert_rows(conn: &Connection, run_id: &str, rows: &[JournalEntry]
          ON CONFLICT (run_id, seq) DO UPDATE SET status = excluded.status, result = excluded.result",
     )?;
     for r in rows {
+        let result = match pin_all(conn, run_id, &r.pins)? {
+            true => &r.result,
+            false => &r.fallback,
+        };
         stmt.execute(params![
             run_id,
             r.seq as i64,
@@ -88,7 +122,7 @@ pub(crate) fn insert_rows(conn: &Connection, run_id: &str, rows: &[JournalEntry]
             r.name,
             r.args_hash,
             r.status,
-            r.result
+            result
         ])?;
     }
     Ok(())
@@ -182,6 +216,8 @@ impl Journal<'_> {
                         args_hash: r.get(3)?,
                         status: r.get(4)?,
                         result: r.get(5)?,
+                        pins: Vec::new(),
+                        fallback: None,
                     })
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -225,6 +261,8 @@ mod tests {
             args_hash: 0,
             status: EntryStatus::Done,
             result: None,
+            pins: Vec::new(),
+            fallback: None,
         };
         ws.journal()
             .commit("r", std::slice::from_ref(&row))

@@ -47,7 +47,7 @@ pub use audit_log::{Audit, AuditQuery, AuditRecord, ToolCall, ToolCallRecord};
 pub use changes::{CHANGES_KEPT, Change, Changes};
 pub use clock::now_ns;
 pub use commands::{CommandInfo, Commands, NewCommand, validate_command_name};
-pub use content::CHUNK_SIZE;
+pub use content::{CHUNK_SIZE, ChunkPiece};
 pub use db::Durability;
 pub use error::{Errno, FsError, Result};
 pub use interrupts::{Interrupt, Interrupts};

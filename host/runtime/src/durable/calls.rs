@@ -37,6 +37,20 @@ pub(crate) fn unit_ok() -> store::ResultEncoder {
 }
 
 impl RunState {
+    /// A read of file bytes (`journalled_bytes` in a durable run).
+    pub(crate) fn fs_read_bytes<A: Serialize + ?Sized>(
+        &mut self,
+        name: &'static str,
+        args: &A,
+        op: impl FnOnce(&Workspace) -> Result<(Vec<u8>, Vec<store::ChunkPiece>), FsError>,
+    ) -> FsResult<Vec<u8>> {
+        let Some(j) = self.journal.clone() else {
+            return Ok(op(&self.workspace).map(|(data, _)| data));
+        };
+        let hash = journal::args_hash(&[&encode(args)]);
+        journalled_bytes(&self.workspace, &j, name, hash, op).map_err(|e| self.trap(e))
+    }
+
     /// A filesystem call that changes nothing: replayed, or executed and
     /// recorded with the next transaction.
     pub(crate) fn fs_read<T, A>(
@@ -304,6 +318,79 @@ pub(crate) fn journalled_read<T: Serialize + DeserializeOwned>(
         EntryStatus::Done,
         Some(encode(&out)),
     );
+    let recorded = journal::lock(j).record(row);
+    recorded.map_err(HostError::Journal)?;
+    Ok(out)
+}
+
+/// Reads at least this long are journalled as chunk pieces, not bytes.
+const PIECES_FROM: usize = 64 << 10;
+
+/// How a read's bytes are recorded.
+#[derive(serde::Deserialize)]
+enum Recorded {
+    Inline(Vec<u8>),
+    Pieces(Vec<store::ChunkPiece>),
+}
+
+/// `Recorded` without copying the bytes (postcard encodes both alike).
+#[derive(Serialize)]
+enum RecordedRef<'a> {
+    Inline(&'a [u8]),
+    Pieces(&'a [store::ChunkPiece]),
+}
+
+/// A read of file bytes through the journal `j`. A large read's row keeps
+/// the pieces of content chunks the bytes came from (pinned with the row
+/// until the run's journal is dropped) instead of a copy, so a durable run
+/// that reads a 1 GiB file does not write 1 GiB of journal. A replay reads
+/// the pieces back.
+pub(crate) fn journalled_bytes(
+    ws: &Arc<Workspace>,
+    j: &SharedJournal,
+    name: &'static str,
+    hash: i64,
+    op: impl FnOnce(&Workspace) -> Result<(Vec<u8>, Vec<store::ChunkPiece>), FsError>,
+) -> Result<Result<Vec<u8>, FsError>, HostError> {
+    let step = journal::lock(j).step(EntryKind::Fs, name, hash);
+    let seq = match step? {
+        Step::Replay(bytes) => {
+            return match decode::<Result<Recorded, FsError>>(&bytes, name)? {
+                Ok(Recorded::Inline(data)) => Ok(Ok(data)),
+                Ok(Recorded::Pieces(pieces)) => {
+                    ws.read_pieces(&pieces).map(Ok).map_err(HostError::Store)
+                }
+                Err(e) => Ok(Err(e)),
+            };
+        }
+        Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq) => seq,
+    };
+    let (out, result, pins, fallback) = match op(ws) {
+        Ok((data, pieces)) if data.len() >= PIECES_FROM => {
+            let result = encode(&Ok::<_, FsError>(RecordedRef::Pieces(&pieces)));
+            let fallback = encode(&Ok::<_, FsError>(RecordedRef::Inline(&data)));
+            let pins = pieces.iter().map(|p| p.chunk).collect();
+            (Ok(data), result, pins, Some(fallback))
+        }
+        Ok((data, _)) => {
+            let result = encode(&Ok::<_, FsError>(RecordedRef::Inline(&data)));
+            (Ok(data), result, Vec::new(), None)
+        }
+        Err(e) => {
+            let result = encode(&Err::<RecordedRef<'_>, _>(&e));
+            (Err(e), result, Vec::new(), None)
+        }
+    };
+    let mut row = Journal::entry(
+        seq,
+        EntryKind::Fs,
+        name,
+        hash,
+        EntryStatus::Done,
+        Some(result),
+    );
+    row.pins = pins;
+    row.fallback = fallback;
     let recorded = journal::lock(j).record(row);
     recorded.map_err(HostError::Journal)?;
     Ok(out)

@@ -169,6 +169,8 @@ impl Journal {
             args_hash: hash,
             status,
             result,
+            pins: Vec::new(),
+            fallback: None,
         }
     }
 

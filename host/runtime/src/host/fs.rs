@@ -66,8 +66,8 @@ impl fs::Host for RunState {
         offset: Option<u64>,
         length: Option<u64>,
     ) -> FsResult<Vec<u8>> {
-        self.fs_read("read", &(&path, offset, length), |ws| {
-            Ok(ws.read_range(&path, offset.unwrap_or(0), length)?)
+        self.fs_read_bytes("read", &(&path, offset, length), |ws| {
+            Ok(ws.read_range_pieces(&path, offset.unwrap_or(0), length)?)
         })
     }
 

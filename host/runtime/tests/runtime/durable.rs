@@ -535,3 +535,71 @@ fn recover_fails_orphaned_runs_that_cannot_replay() {
     // A second recovery finds nothing left to do.
     assert!(rt.recover(ws.clone()).unwrap().is_empty());
 }
+
+/// Bytes no two chunks of which are alike.
+fn distinct_bytes(len: usize, salt: u8) -> Vec<u8> {
+    let mut x: u32 = 0x9e37_79b9 ^ u32::from(salt);
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn large_reads_are_journalled_by_chunk_reference_and_replay_exactly() {
+    let (_d, ws, rt, _gate) = setup();
+    let original = distinct_bytes(1 << 20, 1);
+    ws.write("/work/big.bin", &original, &Default::default())
+        .unwrap();
+    let src = r#"
+import { readFileSync } from "node:fs";
+import { ask } from "ws:gate";
+const sum = (d) => d.reduce((a, b) => (a * 31 + b) % 1000003, 0);
+const first = readFileSync("big.bin");
+console.log("first", first.length, sum(first));
+ask("go");
+const second = readFileSync("big.bin");
+console.log("second", second.length, sum(second));
+"#;
+    let r = exec(&rt, &ws, src);
+    assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
+    let rows = ws.journal().entries(&r.run_id).unwrap();
+    let read = rows
+        .iter()
+        .find(|row| row.kind == EntryKind::Fs && row.name == "read")
+        .unwrap_or_else(|| panic!("a read row: {rows:?}"));
+    let recorded = read.result.as_ref().map_or(0, Vec::len);
+    assert!(
+        recorded < 1024,
+        "a 1 MiB read is recorded as {recorded} bytes, not as chunk references"
+    );
+    // The file changes while the run waits: its old chunks stay for the
+    // journal, so the replayed first read still sees the old bytes.
+    let replacement = distinct_bytes(1 << 20, 2);
+    ws.write("/work/big.bin", &replacement, &Default::default())
+        .unwrap();
+    let p = ws.interrupts().pending().unwrap().remove(0);
+    let r2 = resume(&rt, &ws, &p, Answer::Approved(json!(true)));
+    assert_eq!(r2.status, RunStatus::Completed, "{}", describe(&r2));
+    let out = s(&r2.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].starts_with("first 1048576 "), "{out}");
+    assert!(lines[1].starts_with("second 1048576 "), "{out}");
+    assert_ne!(
+        lines[0].split(' ').nth(2),
+        lines[1].split(' ').nth(2),
+        "the second read saw the new content: {out}"
+    );
+    // Once the run has ended its pins are gone: only the new file's chunks
+    // are left.
+    let usage = ws.usage().unwrap();
+    assert!(
+        usage.stored_bytes < (3 << 19),
+        "old chunks were not released: {usage:?}"
+    );
+}

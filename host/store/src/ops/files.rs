@@ -5,7 +5,7 @@ use std::io::Read;
 use rusqlite::Connection;
 
 use crate::clock::now_ns;
-use crate::content;
+use crate::content::{self, ChunkPiece};
 use crate::error::{Errno, FsError, Result};
 use crate::path::WsPath;
 use crate::tree::{self, Chain, Lookup, NodeKind};
@@ -42,6 +42,36 @@ impl Workspace {
                 })
             },
         )
+    }
+
+    /// As [`read_range`](Self::read_range), also returning the chunk pieces
+    /// the bytes came from, so a journal can keep those instead of a copy
+    /// (see [`read_pieces`](Self::read_pieces)).
+    pub fn read_range_pieces(
+        &self,
+        path: &str,
+        offset: u64,
+        length: Option<u64>,
+    ) -> Result<(Vec<u8>, Vec<ChunkPiece>)> {
+        self.audited(
+            "read",
+            path,
+            || Some(serde_json::json!({"offset": offset, "length": length})),
+            || {
+                let p = WsPath::parse(path)?;
+                self.read_tx(|c| {
+                    let chain = file_chain(c, &p)?;
+                    let node = &chain.steps[chain.steps.len() - 1].node;
+                    content::read_range_pieces(c, node.id, node.size, offset, length)
+                })
+            },
+        )
+    }
+
+    /// The bytes of chunk pieces [`read_range_pieces`](Self::read_range_pieces)
+    /// returned, while their chunks still exist (a journal pins them).
+    pub fn read_pieces(&self, pieces: &[ChunkPiece]) -> Result<Vec<u8>> {
+        self.read_tx(|c| content::read_pieces(c, pieces))
     }
 
     /// Streams a whole file to `sink` chunk by chunk.

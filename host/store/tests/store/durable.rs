@@ -23,6 +23,8 @@ fn row(seq: u64, name: &str) -> JournalEntry {
         args_hash: seq as i64,
         status: EntryStatus::Done,
         result: Some(vec![seq as u8]),
+        pins: Vec::new(),
+        fallback: None,
     }
 }
 
@@ -197,4 +199,63 @@ fn interrupts_wait_once_and_are_answered_once() {
     );
     assert!(ws.interrupts().get("r", "r/3", 0).unwrap().is_none());
     assert!(ws.runs().unfinished().unwrap().is_empty());
+}
+
+#[test]
+fn journal_pins_keep_read_chunks_until_the_run_ends() {
+    let (_d, ws) = ws();
+    start(&ws, "r", "me");
+    let data: Vec<u8> = (0..600_000u32).map(|i| (i % 251) as u8).collect();
+    ws.write("/f", &data, &WriteOptions::default()).unwrap();
+    let (bytes, pieces) = ws.read_range_pieces("/f", 1000, Some(300_000)).unwrap();
+    assert_eq!(bytes, &data[1000..301_000]);
+    assert_eq!(pieces.len(), 2, "{pieces:?}");
+    let pinned = JournalEntry {
+        pins: pieces.iter().map(|p| p.chunk).collect(),
+        fallback: Some(b"fallback".to_vec()),
+        ..row(0, "read")
+    };
+    ws.journal().commit("r", std::slice::from_ref(&pinned)).unwrap();
+    // The row kept its own result: every pinned chunk was there.
+    assert_eq!(ws.journal().entries("r").unwrap()[0].result, pinned.result);
+    // The file changes: the pieces still read back, from the pinned chunks.
+    ws.write("/f", b"other", &WriteOptions::default()).unwrap();
+    assert_eq!(ws.read_pieces(&pieces).unwrap(), bytes);
+    ws.runs()
+        .finish(
+            "r",
+            &RunEnd {
+                status: RunStatus::Completed,
+                exit_code: Some(0),
+                value: None,
+                error: None,
+                stdout: b"",
+                stderr: b"",
+            },
+        )
+        .unwrap();
+    let gone = ws.read_pieces(&pieces).unwrap_err();
+    assert_eq!(gone.code, Errno::EIO, "{gone}");
+    assert_eq!(ws.usage().unwrap().stored_bytes, 5);
+}
+
+#[test]
+fn a_row_whose_chunk_is_gone_keeps_its_fallback() {
+    let (_d, ws) = ws();
+    start(&ws, "r", "me");
+    ws.write("/f", &[7u8; 300_000], &WriteOptions::default())
+        .unwrap();
+    let (_, pieces) = ws.read_range_pieces("/f", 0, None).unwrap();
+    // The file changes before the row is written.
+    ws.write("/f", b"new", &WriteOptions::default()).unwrap();
+    let r = JournalEntry {
+        pins: pieces.iter().map(|p| p.chunk).collect(),
+        fallback: Some(b"inline copy".to_vec()),
+        ..row(0, "read")
+    };
+    ws.journal().commit("r", &[r]).unwrap();
+    assert_eq!(
+        ws.journal().entries("r").unwrap()[0].result.as_deref(),
+        Some(&b"inline copy"[..])
+    );
 }

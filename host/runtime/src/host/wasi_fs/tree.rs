@@ -15,7 +15,9 @@ use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 use super::errors::{code, from_errno, from_fs};
 use super::mount::{self, MountFiles};
 use crate::bindings::fs;
-use crate::durable::calls::{encode, journalled_mutation, journalled_read, unit_ok};
+use crate::durable::calls::{
+    encode, journalled_bytes, journalled_mutation, journalled_read, unit_ok,
+};
 use crate::durable::journal::{self, SharedJournal};
 
 pub(crate) type Res<T> = Result<T, FsError>;
@@ -114,6 +116,24 @@ impl StoreTree {
         settle(out)
     }
 
+    /// A read of file bytes, journalled as chunk pieces when large.
+    pub(crate) fn read_bytes<A: Serialize + ?Sized>(
+        &self,
+        name: &'static str,
+        args: &A,
+        op: impl FnOnce(&Workspace) -> store::Result<(Vec<u8>, Vec<store::ChunkPiece>)>,
+    ) -> Res<Vec<u8>> {
+        let ws = self.ws()?;
+        let Some(j) = &self.journal else {
+            return op(ws)
+                .map(|(data, _)| data)
+                .map_err(|e| code(from_errno(e.code)));
+        };
+        let hash = journal::args_hash(&[&encode(args)]);
+        let out = journalled_bytes(ws, j, name, hash, |w| op(w).map_err(fs::FsError::from));
+        settle(out)
+    }
+
     /// A mutation, committed with its journal row in a durable run.
     pub(crate) fn mutate<A: Serialize + ?Sized>(
         &self,
@@ -201,8 +221,8 @@ impl Tree {
 
     pub(crate) fn read_range(&self, path: &str, offset: u64, len: u64) -> Res<Vec<u8>> {
         match self {
-            Tree::Store(s) => s.read("wasi.pread", &(path, offset, len), |ws| {
-                ws.read_range(path, offset, Some(len))
+            Tree::Store(s) => s.read_bytes("wasi.pread", &(path, offset, len), |ws| {
+                ws.read_range_pieces(path, offset, Some(len))
             }),
             Tree::HostDir(root) => mount::host_read(root, path, offset, len),
             Tree::Files(f) => f.read(path, offset, len),
@@ -235,7 +255,8 @@ impl Tree {
 
     /// Whole content, for a file about to be changed in place.
     pub(crate) fn load(&self, path: &str) -> Res<Vec<u8>> {
-        self.store()?.read("wasi.load", path, |ws| ws.read(path))
+        self.store()?
+            .read_bytes("wasi.load", path, |ws| ws.read_range_pieces(path, 0, None))
     }
 }
 

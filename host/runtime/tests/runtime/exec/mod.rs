@@ -126,11 +126,13 @@ fn wait_for_file_js(path: &str) -> String {
     )
 }
 
-/// The built-in backends, sorted (`js`, and others as they are built).
+/// The built-in backends, sorted (`js`, and others as they are built, and
+/// `command`, which needs no guest).
 fn builtin_names() -> Vec<String> {
     let mut names: Vec<String> = builtin_guests()
         .iter()
         .map(|(n, _)| (*n).to_owned())
+        .chain([computer_runtime::COMMAND_BACKEND.to_owned()])
         .collect();
     names.sort();
     names
