@@ -82,6 +82,10 @@ pub(crate) fn choose_backends(
     mut available: Vec<BackendInfo>,
 ) -> Vec<BackendInfo> {
     if wanted.is_empty() {
+        // `command` runs one command component, which the shell already
+        // runs by name: offered only when asked for, so it never becomes
+        // the default.
+        available.retain(|b| b.name != computer_runtime::COMMAND_BACKEND);
         // Agents think in shell: a backend that runs commands by name comes
         // first; those slow to start (containers) come last.
         available.sort_by_key(|b| {

@@ -215,7 +215,9 @@ fn journal_pins_keep_read_chunks_until_the_run_ends() {
         fallback: Some(b"fallback".to_vec()),
         ..row(0, "read")
     };
-    ws.journal().commit("r", std::slice::from_ref(&pinned)).unwrap();
+    ws.journal()
+        .commit("r", std::slice::from_ref(&pinned))
+        .unwrap();
     // The row kept its own result: every pinned chunk was there.
     assert_eq!(ws.journal().entries("r").unwrap()[0].result, pinned.result);
     // The file changes: the pieces still read back, from the pinned chunks.

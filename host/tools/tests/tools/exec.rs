@@ -179,3 +179,65 @@ fn exec_backends_option_filters_and_orders() {
     let msg = err(&tools, "exec", json!({"command": "1"}));
     assert!(msg.contains("unknown tool"), "{msg}");
 }
+
+#[test]
+fn exec_runs_a_command_component_through_the_command_backend() {
+    let bytes = std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../guests/target/wasm32-wasip2/release/test_command.wasm"),
+    )
+    .expect("test_command.wasm: run scripts/build-guests.sh");
+    // A runtime of its own: the shared one's backends are other tests'.
+    let rt = Runtime::new(RuntimeConfig {
+        cache_dir: Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("component-cache")),
+        ..Default::default()
+    })
+    .unwrap();
+    rt.register_guest("js", JS_GUEST.expect("the JS guest"))
+        .unwrap();
+    rt.register_backend(computer_runtime::command_backend())
+        .unwrap();
+    // Offered only when asked for.
+    let default = Tools::new(workspace(), Some(rt.clone()), ToolOptions::default());
+    assert_eq!(default.backends(), ["js"]);
+    rt.register_command(computer_runtime::CommandSpec {
+        name: "test_command".into(),
+        description: "the test command".into(),
+        component: bytes.into(),
+        mounts: Vec::new(),
+    })
+    .unwrap();
+    let ws = workspace();
+    let tools = Tools::new(
+        ws.clone(),
+        Some(rt),
+        ToolOptions {
+            readonly: false,
+            backends: vec!["js".into(), "command".into()],
+        },
+    );
+    let exec = tools
+        .definitions()
+        .into_iter()
+        .find(|d| d.name == "exec")
+        .unwrap();
+    assert!(
+        exec.description.contains("registered command component"),
+        "{}",
+        exec.description
+    );
+    let v = ok(
+        &tools,
+        "exec",
+        json!({"command": "test_command write made.txt 'by a command'", "backend": "command"}),
+    );
+    assert_eq!(v["exitCode"], 0, "{v}");
+    assert_eq!(v["backend"], "command");
+    assert_eq!(text(&ws, "/made.txt"), "by a command");
+    let v = ok(
+        &tools,
+        "exec",
+        json!({"command": "test_command exit 6", "backend": "command"}),
+    );
+    assert_eq!(v["exitCode"], 6, "{v}");
+}
