@@ -7,7 +7,9 @@
 //!   unsafe to repeat first;
 //! - `approve(what)` waits for an approval.
 //!
-//! Usage: `durable-child WORKSPACE exec RUN_ID SCRIPT_FILE`,
+//! Usage: `durable-child WORKSPACE exec RUN_ID SCRIPT_FILE` (JavaScript;
+//! `exec-shell` for a bash script, which may call `test_command` when
+//! `$COMPUTER_TEST_COMMAND_WASM` names it),
 //! `durable-child WORKSPACE recover`, `durable-child WORKSPACE respond RUN CALL`.
 //! Exit code: the run's, 75 when it waits, 3 on a usage error.
 
@@ -16,8 +18,8 @@ use std::net::TcpStream;
 use std::sync::Arc;
 
 use computer_runtime::{
-    Answer, CallContext, ExecOptions, FunctionInfo, HostModule, ModuleCallError, Recovered,
-    RunResult, Runtime, RuntimeConfig,
+    Answer, CallContext, CommandSpec, ExecOptions, FunctionInfo, HostModule, ModuleCallError,
+    Recovered, RunResult, Runtime, RuntimeConfig,
 };
 use computer_store::Workspace;
 use serde_json::{Value, json};
@@ -91,15 +93,26 @@ fn main() -> std::process::ExitCode {
     };
     let ws = Arc::new(Workspace::open(path).expect("open workspace"));
     let rt = Runtime::with_builtin_guests(RuntimeConfig::default()).expect("runtime");
+    // `test_command`, for shell scripts (`exec-shell`): a replay needs it too.
+    if let Some(wasm) = std::env::var_os("COMPUTER_TEST_COMMAND_WASM") {
+        let bytes = std::fs::read(&wasm).expect("test_command.wasm");
+        rt.register_command(CommandSpec {
+            name: "test_command".into(),
+            description: "the test command".into(),
+            component: bytes.into(),
+            mounts: Vec::new(),
+        })
+        .expect("register test_command");
+    }
     let addr = std::env::var("COUNTER_ADDR").expect("COUNTER_ADDR");
     rt.modules()
         .register("ws:remote", Arc::new(Remote { addr }))
         .expect("module");
     let exit = match args.get(1).map(String::as_str) {
-        Some("exec") => {
+        Some(how @ ("exec" | "exec-shell")) => {
             let source = std::fs::read_to_string(&args[3]).expect("script");
             let options = ExecOptions {
-                backend: "js".into(),
+                backend: if how == "exec" { "js" } else { "shell" }.into(),
                 id: Some(args[2].clone()),
                 ..Default::default()
             };

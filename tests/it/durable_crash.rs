@@ -137,6 +137,7 @@ impl Trial<'_> {
             .arg(self.dir.join("ws.db"))
             .args(args)
             .env("COUNTER_ADDR", self.addr)
+            .env("COMPUTER_TEST_COMMAND_WASM", test_command_wasm())
             .env("COMPUTER_CACHE_DIR", component_cache_dir())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -339,4 +340,112 @@ fn runs_survive_random_kills_with_exactly_one_execution_of_effects() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+fn test_command_wasm() -> PathBuf {
+    computer_tests::workspace_root().join("guests/target/wasm32-wasip2/release/test_command.wasm")
+}
+
+/// A shell script whose steps run command components: each step appends
+/// through one command, pipes a file through two more, and prints. Their
+/// host calls share the run's journal with the shell's.
+const SHELL_SCRIPT: &str = r#"
+for i in 0 1 2 3 4 5 6 7 8; do
+  test_command append /log "step $i"
+  test_command read /log | test_command upper > /upper
+  echo "line $i"
+done
+echo done
+"#;
+
+/// One shell trial: killed at random points and recovered until it ends;
+/// then the file and the output must be one execution's.
+fn shell_trial(n: u64, seed: u64, addr: &str, script_path: &Path) -> Result<(), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Trial {
+        dir: dir.path().to_path_buf(),
+        addr,
+        run_id: format!("shell-{n}"),
+        rng: Lcg(seed),
+        log: Vec::new(),
+    };
+    let script = script_path.to_str().unwrap().to_owned();
+    let run_id = t.run_id.clone();
+    t.run(&["exec-shell", &run_id, &script], 90, 150);
+    for round in 0..40 {
+        match t.status() {
+            None => t.run(&["exec-shell", &run_id, &script], 50, 150),
+            Some(RunStatus::Running) => t.run(&["recover"], if round < 6 { 50 } else { 0 }, 150),
+            Some(_) => break,
+        }
+    }
+    let ws = Workspace::open(t.dir.join("ws.db")).unwrap();
+    let record = ws.runs().get(&run_id).unwrap().ok_or("no run record")?;
+    let history = t.log.join("\n  ");
+    let fail = |what: String| Err(format!("{what}\n  history:\n  {history}"));
+    if record.status != RunStatus::Completed {
+        return fail(format!(
+            "the run ended {} ({:?}): {}",
+            record.status,
+            record.error,
+            String::from_utf8_lossy(&record.stderr)
+        ));
+    }
+    let want: String = (0..STEPS).map(|i| format!("step {i}\n")).collect();
+    let file = String::from_utf8(ws.read("/log").unwrap()).unwrap();
+    if file != want {
+        return fail(format!("/log is not one execution's:\n{file}"));
+    }
+    let upper = String::from_utf8(ws.read("/upper").unwrap()).unwrap();
+    if upper != want.to_uppercase() {
+        return fail(format!("/upper is not one execution's:\n{upper}"));
+    }
+    let out = String::from_utf8_lossy(&record.stdout).into_owned();
+    let want_out: String = (0..STEPS)
+        .map(|i| format!("line {i}\n"))
+        .chain(["done\n".to_owned()])
+        .collect();
+    if out != want_out {
+        return fail(format!("the output is not one execution's:\n{out}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn shell_runs_calling_commands_survive_random_kills() {
+    assert!(
+        test_command_wasm().is_file(),
+        "{} is missing: run scripts/build-guests.sh",
+        test_command_wasm().display()
+    );
+    let trials: u64 = std::env::var("DURABLE_CRASH_TRIALS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(12, |n: u64| (n / 2).max(1));
+    let (addr, _seen) = counting_server();
+    let scripts = tempfile::tempdir().unwrap();
+    let script_path = scripts.path().join("agent.sh");
+    std::fs::write(&script_path, SHELL_SCRIPT).unwrap();
+    // Warm the compile cache (the shell and the command) outside the trials.
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let status = Command::new(env!("CARGO_BIN_EXE_durable-child"))
+            .arg(dir.path().join("ws.db"))
+            .args(["exec-shell", "warmup"])
+            .arg(&script_path)
+            .env("COUNTER_ADDR", &addr)
+            .env("COMPUTER_TEST_COMMAND_WASM", test_command_wasm())
+            .env("COMPUTER_CACHE_DIR", component_cache_dir())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(0), "the warm-up run completes");
+    }
+    let mut failures = Vec::new();
+    for n in 0..trials {
+        let seed = 0x5eed_0000 + n;
+        if let Err(e) = shell_trial(n, seed, &addr, &script_path) {
+            failures.push(format!("trial {n} (seed {seed}): {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
