@@ -84,7 +84,8 @@ impl Runtime {
                 i.name, i.description
             ),
             None => format!(
-                "exit 127: {what} is not available on the `{from}` backend, and no backend offered here can run it"
+                "exit 127: {what} is not available on the `{from}` backend, and no backend offered here can run it \
+                 (a wasm32-wasip2 build of a program becomes a command of the shell with `computer commands add NAME PATH.wasm`)"
             ),
         }
     }

@@ -394,3 +394,83 @@ fn durable_runs_with_commands_finish_and_write() {
     assert_eq!(r.exit_code, 0, "{}", describe(&r));
     assert_eq!(s(&r.stdout), "ABC\nx");
 }
+
+#[test]
+fn a_command_sees_only_its_preopens() {
+    let (rt, ws) = (runtime(), workspace());
+    // A workspace symlink to a host path resolves inside the workspace.
+    ws.symlink("/etc/passwd", "/work/escape").unwrap();
+    ws.symlink("../../../../etc/hostname", "/work/climb")
+        .unwrap();
+    let out = sh(
+        &rt,
+        &ws,
+        "test_command read escape; echo \"abs $?\"; test_command read climb; echo \"rel $?\"; \
+         test_command read ../../../../../etc/passwd; echo \"dots $?\"",
+    );
+    assert_eq!(
+        s(&out.stdout),
+        "abs 2\nrel 2\ndots 2\n",
+        "{}",
+        describe(&out)
+    );
+    assert!(!s(&out.stdout).contains("root:"), "{}", describe(&out));
+
+    // A mount's own symlinks cannot leave the mount.
+    let host = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", host.path().join("out")).unwrap();
+    std::fs::write(host.path().join("in.txt"), "inside").unwrap();
+    rt.register_command(CommandSpec {
+        name: "mounted".into(),
+        description: "test_command with a mount".into(),
+        component: test_command(),
+        mounts: vec![computer_runtime::Mount {
+            guest_path: "/opt/m".into(),
+            source: computer_runtime::MountSource::HostDir(host.path().to_path_buf()),
+        }],
+    })
+    .unwrap();
+    let out = sh_ok(
+        &rt,
+        &ws,
+        "mounted read /opt/m/in.txt; echo; mounted read /opt/m/out; echo \"link $?\"; \
+         mounted read /opt/m/../../etc/passwd; echo \"dots $?\"; mounted write /opt/m/new x 2>/dev/null; echo \"write $?\"",
+    );
+    // The write panics in the command (a trap): exit 1.
+    assert_eq!(out, "inside\nlink 2\ndots 2\nwrite 1\n");
+    assert!(!host.path().join("new").exists());
+}
+
+#[test]
+fn tmp_of_a_direct_run_is_private_and_capped_by_its_memory() {
+    let (rt, ws) = (runtime(), workspace());
+    let limits = Limits {
+        memory_bytes: 64 << 20,
+        ..Limits::default()
+    };
+    let options = || ExecOptions {
+        limits: Some(limits.clone()),
+        ..ExecOptions::default()
+    };
+    let r = exec_with(
+        &rt,
+        &ws,
+        "command",
+        "test_command fill /tmp/big 8",
+        options(),
+    );
+    assert_eq!(r.exit_code, 0, "{}", describe(&r));
+    assert!(ws.stat("/tmp/big").is_err(), "/tmp is not the workspace's");
+    let r = exec_with(
+        &rt,
+        &ws,
+        "command",
+        "test_command fill /tmp/big 200",
+        options(),
+    );
+    assert_eq!(r.exit_code, 28, "{}", describe(&r));
+    assert!(s(&r.stderr).contains("fill:"), "{}", describe(&r));
+    // The next run starts with an empty /tmp.
+    let r = exec_with(&rt, &ws, "command", "test_command read /tmp/big", options());
+    assert_eq!(r.exit_code, 2, "{}", describe(&r));
+}
