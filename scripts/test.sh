@@ -12,6 +12,7 @@ if [ -x scripts/build-guests.sh ] && [ -f guests/Cargo.toml ]; then
   echo "== guests: cargo fmt --check, cargo clippy"
   ./scripts/build-guests.sh lint
 fi
+./scripts/build-wasi-programs.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all --check
