@@ -2,7 +2,8 @@
 # Idempotent machine set-up for building and testing computer on Debian 12
 # as root (or with sudo). Installs only what is missing:
 #   - Debian packages: a C toolchain for rusqlite's bundled SQLite, git for
-#     the import tests, clang-19/llvm-19/wasi-libc for the QuickJS guest;
+#     the import tests, clang-19/llvm-19/wasi-libc for the QuickJS guest,
+#     ripgrep and hexyl as the references of the WASI programs' tests;
 #   - the Rust wasm32-wasip2 target, rustfmt and clippy.
 set -euo pipefail
 
@@ -11,7 +12,8 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 . "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 
 # jq, file, bsdextrautils, diffutils: the tools the shell corpus runs under real bash.
-APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc jq file bsdextrautils diffutils)
+# ripgrep, hexyl: the native oracles of the WASI programs' tests (build-wasi-programs.sh).
+APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc jq file bsdextrautils diffutils ripgrep hexyl)
 
 apt_install_missing "${APT_PACKAGES[@]}"
 

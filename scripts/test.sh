@@ -12,6 +12,7 @@ if [ -x scripts/build-guests.sh ] && [ -f guests/Cargo.toml ]; then
   echo "== guests: cargo fmt --check, cargo clippy"
   ./scripts/build-guests.sh lint
 fi
+./scripts/build-wasi-programs.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all --check
@@ -33,4 +34,5 @@ echo "== benchmark smoke (measures nothing; checks the bench binary runs)"
 # Debug profile: a release build of wasmtime would double the build's time and disk.
 cargo run --quiet -p computer-bench -- fs --quick >/dev/null
 cargo run --quiet -p computer-bench -- durable --quick >/dev/null
+cargo run --quiet -p computer-bench -- wasi --quick >/dev/null
 echo "all checks passed"

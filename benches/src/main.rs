@@ -10,6 +10,7 @@ mod exec_bench;
 mod fs_bench;
 mod report;
 mod shell_bench;
+mod wasi_bench;
 
 use std::path::PathBuf;
 
@@ -42,6 +43,8 @@ enum Suite {
     Durable,
     /// Container backend: warm exec against raw `podman exec`, sync cost, cold start (needs an engine)
     Container,
+    /// WASI commands (wasi:filesystem, SQLite, ripgrep, cold start) against the same programs built natively
+    Wasi,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -60,6 +63,7 @@ fn main() -> anyhow::Result<()> {
         Suite::Shell => shell_bench::run(&base, args.quick)?,
         Suite::Durable => durable_bench::run(&base, args.quick)?,
         Suite::Container => container_bench::run(&base, args.quick)?,
+        Suite::Wasi => wasi_bench::run(&base, args.quick)?,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);

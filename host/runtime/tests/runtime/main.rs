@@ -11,4 +11,5 @@ mod durable;
 mod engine_sharing;
 mod exec;
 mod module_components;
+mod programs;
 mod wasi_fs;
