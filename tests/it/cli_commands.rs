@@ -274,3 +274,62 @@ fn a_mount_is_seen_read_only_and_shadows_nothing() {
     let out = run(&ws, &["fs", "ls", "/opt"], b"");
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// ripgrep built for wasm32-wasip2 by `scripts/build-wasi-programs.sh`.
+fn rg_wasm() -> String {
+    let path = std::env::var_os("COMPUTER_RG_WASM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/wasi-programs/bin/rg.wasm"));
+    assert!(
+        path.is_file(),
+        "{} does not exist: run scripts/build-wasi-programs.sh",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+#[test]
+fn ripgrep_registered_as_a_command_matches_native_rg_in_a_pipeline() {
+    let ws = Ws::new();
+    let host = tempfile::tempdir().unwrap();
+    for (path, text) in [
+        ("src/main.rs", "fn main() {\n    // TODO: parse args\n}\n"),
+        (
+            "src/lib.rs",
+            "pub fn f() {}\n// todo lower\n// TODO second\n",
+        ),
+        ("docs/notes.md", "TODO write docs\nnothing here\n"),
+        ("ünïcode/名前.txt", "TODO ünïcode\n"),
+    ] {
+        let p = host.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    ok(&ws, &["import", host.path().to_str().unwrap(), "/proj"]);
+    ok(
+        &ws,
+        &[
+            "commands",
+            "add",
+            "rg",
+            &rg_wasm(),
+            "--description",
+            "ripgrep",
+        ],
+    );
+    let native = std::process::Command::new("rg")
+        .args(["-n", "--sort", "path", "TODO", "."])
+        .current_dir(host.path())
+        .output()
+        .expect("native rg: apt-get install ripgrep (scripts/setup.sh)");
+    let ours = ok(
+        &ws,
+        &["exec", "rg -n --sort path TODO /proj | sed 's|^/proj/|./|'"],
+    );
+    assert_eq!(ours, text(&native.stdout));
+    // Counting through a pipeline, and rg's exit code for no match.
+    let count = ok(&ws, &["exec", "rg -c --sort path TODO /proj | wc -l"]);
+    assert_eq!(count.trim(), "4");
+    let out = ok(&ws, &["exec", "rg nomatchanywhere /proj; echo \"exit $?\""]);
+    assert_eq!(out, "exit 1\n");
+}
