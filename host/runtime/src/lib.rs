@@ -25,6 +25,8 @@ pub use backend::{
     Backend, BackendInfo, Commands, FallbackBackend, GuestProfile, LimitsEnv, Resume,
     missing_command, should_fall_back,
 };
+/// Component and file bytes (`CommandSpec::component`, `FileTree`).
+pub use bytes::Bytes;
 pub use commands::{CommandListing, CommandOrigin, CommandSpec, MAX_COMMAND_DEPTH};
 /// The store's enums, part of this crate's API: how a run ended
 /// (`RunResult::status`) and what an interrupted run does.
@@ -33,7 +35,7 @@ pub use durable::lease::RunLease;
 pub use durable::runs::Recovered;
 pub use error::ExecError;
 pub use host::modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistry, ParamInfo};
-pub use host::wasi_fs::{Mount, MountSource};
+pub use host::wasi_fs::{FileTree, Mount, MountSource};
 pub use modules::async_module::{AsyncModule, ModuleFuture};
 pub use modules::call_context::{Answer, CallContext};
 pub use modules::component::{ComponentModule, ModuleLimits};

@@ -29,8 +29,9 @@ pub struct CommandSpec {
     pub name: String,
     /// One line on what it does, for listings and models.
     pub description: String,
-    /// The `wasi:cli/command` component's bytes.
-    pub component: Arc<[u8]>,
+    /// The `wasi:cli/command` component's bytes (`Bytes::from_static` for
+    /// one embedded in the binary: nothing is copied).
+    pub component: bytes::Bytes,
     /// Read-only trees it sees besides the workspace (its runtime files).
     pub mounts: Vec<Mount>,
 }

@@ -16,8 +16,8 @@ use computer_store::{MkdirOptions, NewCommand, Workspace, WriteOptions};
 
 use crate::support::{config, describe, ensure_default_engine, s, wait_watched};
 
-fn test_command() -> Arc<[u8]> {
-    static BYTES: std::sync::OnceLock<Arc<[u8]>> = std::sync::OnceLock::new();
+fn test_command() -> computer_runtime::Bytes {
+    static BYTES: std::sync::OnceLock<computer_runtime::Bytes> = std::sync::OnceLock::new();
     BYTES
         .get_or_init(|| {
             let path = std::env::var_os("COMPUTER_TEST_COMMAND_WASM")
@@ -129,9 +129,14 @@ fn output_streams_into_pipelines_both_ways() {
          test_command yes 10000000 | head -n 2\n\
          seq 1 50000 | test_command cat | tail -n 1\n\
          test_command stderr to-stderr 2>&1 | test_command upper\n\
-         test_command yes 3 > out.txt; cat out.txt | wc -l",
+         test_command yes 3 > out.txt; cat out.txt | wc -l\n\
+         x=$(test_command echo substituted); echo \"[$x]\"\n\
+         test_command echo backgrounded > bg.txt & wait; cat bg.txt",
     );
-    assert_eq!(out, "200000\ny\ny\n50000\nTO-STDERR\n3\n");
+    assert_eq!(
+        out,
+        "200000\ny\ny\n50000\nTO-STDERR\n3\n[substituted]\nbackgrounded\n"
+    );
 }
 
 #[test]

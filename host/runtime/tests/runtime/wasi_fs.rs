@@ -2,11 +2,10 @@
 //! (`tests/fixtures/wasi-fs-probe`) run with `Runtime::run_command`, one
 //! check per test, and what it wrote looked at through the store.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use computer_runtime::{CommandOptions, Mount, MountSource, RunResult, RunStatus};
+use computer_runtime::{CommandOptions, FileTree, Mount, MountSource, RunResult, RunStatus};
 use computer_store::Workspace;
 
 use crate::support::{bare_runtime, s};
@@ -189,8 +188,10 @@ fn mounts_are_read_only_host_dirs_or_bytes() {
     );
     assert_eq!(r.exit_code, 0, "{}", s(&r.stderr));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-    let mut files = BTreeMap::new();
-    files.insert("sub/file.txt".to_owned(), Arc::from(&b"embedded"[..]));
+    let files = FileTree::new([(
+        "sub/file.txt".to_owned(),
+        computer_runtime::Bytes::from_static(b"embedded"),
+    )]);
     let bytes = Mount {
         guest_path: "/opt/emb".into(),
         source: MountSource::Files(Arc::new(files)),

@@ -39,7 +39,7 @@ use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 use self::errors::code;
 use self::file::SharedFile;
-pub use self::mount::{Mount, MountSource};
+pub use self::mount::{FileTree, Mount, MountSource};
 use self::readdir::DirStream;
 use self::tree::{Res, StoreTree, Tree};
 use crate::durable::journal::SharedJournal;
@@ -95,7 +95,7 @@ impl WasiFs {
         for m in mounts {
             let tree = match &m.source {
                 MountSource::HostDir(dir) => Tree::HostDir(Arc::new(dir.clone())),
-                MountSource::Files(files) => Tree::Files(Arc::new(mount::MountFiles::new(files))),
+                MountSource::Files(files) => Tree::Files(files.clone()),
             };
             preopens.push((tree, m.guest_path.clone()));
         }

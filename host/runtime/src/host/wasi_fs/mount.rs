@@ -7,6 +7,8 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use bytes::Bytes;
+
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 use super::errors::{code, from_io};
@@ -25,9 +27,9 @@ pub struct Mount {
 pub enum MountSource {
     /// A directory of the host, read-only.
     HostDir(PathBuf),
-    /// Files as bytes (e.g. embedded in the binary), by path relative to
-    /// the mount (`lib/os.py`); directories are implied by the paths.
-    Files(Arc<BTreeMap<String, Arc<[u8]>>>),
+    /// Files as bytes (e.g. embedded in the binary); directories are
+    /// implied by the paths.
+    Files(Arc<FileTree>),
 }
 
 fn io(e: std::io::Error) -> wasmtime_wasi::p2::FsError {
@@ -123,19 +125,32 @@ pub(crate) fn host_readlink(root: &Path, path: &str) -> Res<String> {
         .map_err(|_| code(ErrorCode::IllegalByteSequence))
 }
 
-/// Files given as bytes, looked up by normalized path.
-#[derive(Debug)]
-pub(crate) struct MountFiles {
-    files: BTreeMap<String, Arc<[u8]>>,
+/// Files given as bytes, looked up by normalized path: what a
+/// [`MountSource::Files`] mount serves. Built once (e.g. from bytes embedded
+/// in the binary, without copying them) and shared by every run.
+#[derive(Debug, Default)]
+pub struct FileTree {
+    files: BTreeMap<String, Bytes>,
 }
 
-impl MountFiles {
-    pub(crate) fn new(given: &BTreeMap<String, Arc<[u8]>>) -> Self {
-        let files = given
-            .iter()
-            .map(|(k, v)| (format!("/{}", k.trim_start_matches('/')), v.clone()))
+impl FileTree {
+    /// The files at their paths relative to the mount (`lib/os.py`).
+    pub fn new(files: impl IntoIterator<Item = (String, Bytes)>) -> Self {
+        let files = files
+            .into_iter()
+            .map(|(k, v)| (format!("/{}", k.trim_start_matches('/')), v))
             .collect();
-        MountFiles { files }
+        FileTree { files }
+    }
+
+    /// How many files it holds.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether it holds no file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
     }
 
     fn is_dir(&self, path: &str) -> bool {

@@ -13,7 +13,7 @@ use wasmtime_wasi::p2::FsError;
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 use super::errors::{code, from_errno, from_fs};
-use super::mount::{self, MountFiles};
+use super::mount::{self, FileTree};
 use crate::bindings::fs;
 use crate::durable::calls::{
     encode, journalled_bytes, journalled_mutation, journalled_read, unit_ok,
@@ -184,7 +184,7 @@ pub(crate) enum Tree {
     /// A read-only host directory.
     HostDir(Arc<PathBuf>),
     /// Read-only bytes handed over by the embedder.
-    Files(Arc<MountFiles>),
+    Files(Arc<FileTree>),
 }
 
 impl Tree {
