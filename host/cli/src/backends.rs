@@ -21,6 +21,7 @@ pub fn runtime(
     container: bool,
 ) -> CliResult<(Runtime, Option<ContainerError>)> {
     let runtime = Runtime::with_builtin_guests(config)?;
+    computer_builtins::register(&runtime)?;
     if !container {
         return Ok((runtime, None));
     }

@@ -1,0 +1,84 @@
+//! Embeds the built-in command components the build scripts made, when they
+//! exist: the component's bytes, and its runtime files packed into one blob
+//! (`pack`), so the binary works with no files beside it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// (cfg, env var overriding the component's path (and, with `_FILES`, the
+/// files directory's), component path under the repository, files directory
+/// under the repository, blob name)
+const BUILTINS: &[(&str, &str, &str, &str, &str)] = &[(
+    "computer_python",
+    "COMPUTER_PYTHON_WASM",
+    "target/python/python3.wasm",
+    "target/python/lib/python3.14",
+    "python-lib.blob",
+)];
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let root = manifest.join("../..");
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    for (cfg, var, wasm, files, blob) in BUILTINS {
+        println!("cargo::rustc-check-cfg=cfg({cfg})");
+        println!("cargo::rerun-if-env-changed={var}");
+        let wasm = std::env::var_os(var)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join(wasm));
+        let files_var = format!("{var}_FILES");
+        println!("cargo::rerun-if-env-changed={files_var}");
+        let files = std::env::var_os(&files_var)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join(files));
+        println!("cargo::rerun-if-changed={}", wasm.display());
+        println!("cargo::rerun-if-changed={}", files.display());
+        if !wasm.is_file() || !files.is_dir() {
+            println!(
+                "cargo::warning={} or {} not found; run scripts/build-python.sh to build it in",
+                wasm.display(),
+                files.display()
+            );
+            continue;
+        }
+        let packed = out.join(blob);
+        pack(&files, &packed).expect("packing the built-in's files");
+        let abs = wasm.canonicalize().unwrap_or(wasm);
+        println!("cargo::rustc-env={var}={}", abs.display());
+        println!("cargo::rustc-env={var}_FILES={}", packed.display());
+        println!("cargo::rustc-cfg={cfg}");
+    }
+}
+
+/// Every file under `dir` as `u32 path length, path, u64 size, bytes`,
+/// little-endian, paths relative and `/`-separated, in sorted order.
+fn pack(dir: &Path, to: &Path) -> std::io::Result<()> {
+    let mut paths = Vec::new();
+    collect(dir, dir, &mut paths)?;
+    paths.sort();
+    let mut w = std::io::BufWriter::new(std::fs::File::create(to)?);
+    for rel in paths {
+        let data = std::fs::read(dir.join(&rel))?;
+        w.write_all(&(rel.len() as u32).to_le_bytes())?;
+        w.write_all(rel.as_bytes())?;
+        w.write_all(&(data.len() as u64).to_le_bytes())?;
+        w.write_all(&data)?;
+    }
+    w.flush()
+}
+
+fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            collect(root, &path, out)?;
+        } else if kind.is_file()
+            && let Ok(rel) = path.strip_prefix(root)
+        {
+            out.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    Ok(())
+}
