@@ -13,6 +13,9 @@
 //! microseconds), so start-up is left to the cold-start row; `rg` and
 //! `hello` are timed from the caller, start-up included.
 //!
+//! `COMPUTER_WASI_BENCH_ONLY=NAME` runs one workload (`sequential`,
+//! `open-stat`, `sqlite`, `rg` or `cold-start`), for profiling it alone.
+//!
 //! The programs come from `scripts/build-wasi-programs.sh` (see there for
 //! where they land and the variables that override that); native `rg` from
 //! Debian's `ripgrep` package.
@@ -130,12 +133,21 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
         s: &sizes,
     };
     bench.warm_up()?;
+    let only = std::env::var("COMPUTER_WASI_BENCH_ONLY").ok();
     let mut rows = Vec::new();
-    bench.sequential(&mut rows)?;
-    bench.open_stat(&mut rows)?;
-    bench.sqlite(&mut rows)?;
-    bench.ripgrep(&mut rows)?;
-    bench.cold_start(&mut rows)?;
+    type Workload<'a> = fn(&Bench<'a>, &mut Vec<Row>) -> Result<()>;
+    let workloads: [(&str, Workload<'_>); 5] = [
+        ("sequential", Bench::sequential),
+        ("open-stat", Bench::open_stat),
+        ("sqlite", Bench::sqlite),
+        ("rg", Bench::ripgrep),
+        ("cold-start", Bench::cold_start),
+    ];
+    for (name, workload) in workloads {
+        if only.as_deref().is_none_or(|o| o == name) {
+            workload(&bench, &mut rows)?;
+        }
+    }
     Ok(rows)
 }
 
