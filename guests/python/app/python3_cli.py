@@ -415,8 +415,9 @@ def configure(argv, env):
         path.extend(os.path.abspath(p) for p in pythonpath.split(os.pathsep))
     path.append(STDLIB)
     sys.path[:] = path
+    # Not importlib.invalidate_caches(): it imports importlib.metadata, which
+    # is not in the snapshot (nor anywhere, without the stdlib mount).
     sys.path_importer_cache.clear()
-    importlib.invalidate_caches()
 
     sys.dont_write_bytecode = True
     sys.executable = prog
