@@ -11,6 +11,7 @@ standard library tree (`scripts/build-python.sh` exports it) read-only at
 
 import builtins
 import errno
+import gc
 import io
 import os
 import sys
@@ -463,8 +464,6 @@ def finalize(snapshot_modules):
     `__main__` and the modules the program brought in from the workspace, as
     CPython's finalization does first, and let their objects' `__del__` run.
     """
-    import gc
-
     main = sys.modules.get("__main__")
     if main is not None:
         main.__dict__.clear()
@@ -523,6 +522,12 @@ def _os_exit(status):
 
 
 os._exit = _os_exit
+
+
+# The snapshot's objects live as long as the instance: keep every collection
+# at run time (finalize() does two) from walking them again.
+gc.collect()
+gc.freeze()
 
 
 class Run(exports.Run):
