@@ -58,19 +58,26 @@ NO_PROCESSES = (
 )
 
 
-def _no_processes(*_args, **_kwargs):
+# Compiled from source that linecache keeps in the snapshot: this module's
+# file exists only in the build sandbox, and a traceback through `Popen`
+# should end on a line it can show.
+_PATCHES_FILE = "<python3 command>"
+_PATCHES = """\
+def popen_init(self, *args, **kwargs):
     raise OSError(errno.ENOTSUP, NO_PROCESSES)
 
-
-def _popen_init(self, *_args, **_kwargs):
+def system(command):
     raise OSError(errno.ENOTSUP, NO_PROCESSES)
-
+"""
+_patches = {"errno": errno, "NO_PROCESSES": NO_PROCESSES}
+exec(compile(_PATCHES, _PATCHES_FILE, "exec"), _patches)
+linecache.cache[_PATCHES_FILE] = (len(_PATCHES), None, _PATCHES.splitlines(True), _PATCHES_FILE)
 
 # CPython's own message ("wasi does not support processes.") does not say
 # what to do instead.
-subprocess.Popen.__init__ = _popen_init
+subprocess.Popen.__init__ = _patches["popen_init"]
 if not hasattr(os, "system"):
-    os.system = _no_processes
+    os.system = _patches["system"]
 
 
 class UsageError(Exception):
