@@ -12,8 +12,8 @@
 #
 # Idempotent: each output is rebuilt only when its inputs (the componentize-py
 # version, this script, guests/python, wit/deps) hash differently from the
-# last build's. A clean build takes about 40 s on 2 cores (15 s of it compiling
-# the standard library's .pyc) and 400 MB of memory. Needs python3 with venv
+# last build's. A clean build takes about 45 s on 2 cores (15-20 s of it compiling
+# the standard library's .pyc) and 450 MB of memory. Needs python3 with venv
 # (Debian's python3-venv) and PyPI.
 set -euo pipefail
 
