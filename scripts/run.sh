@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 if [ -x scripts/build-guests.sh ] && [ -f guests/Cargo.toml ]; then
   ./scripts/build-guests.sh
 fi
+./scripts/build-python.sh
 cargo build --quiet --release -p computer-cli
 BIN="$PWD/target/release/computer"
 

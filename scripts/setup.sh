@@ -3,7 +3,8 @@
 # as root (or with sudo). Installs only what is missing:
 #   - Debian packages: a C toolchain for rusqlite's bundled SQLite, git for
 #     the import tests, clang-19/llvm-19/wasi-libc for the QuickJS guest,
-#     ripgrep and hexyl as the references of the WASI programs' tests;
+#     ripgrep and hexyl as the references of the WASI programs' tests,
+#     python3 and python3-venv for componentize-py (the python3 command);
 #   - the Rust wasm32-wasip2 target, rustfmt and clippy.
 set -euo pipefail
 
@@ -13,7 +14,8 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 
 # jq, file, bsdextrautils, diffutils: the tools the shell corpus runs under real bash.
 # ripgrep, hexyl: the native oracles of the WASI programs' tests (build-wasi-programs.sh).
-APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc jq file bsdextrautils diffutils ripgrep hexyl)
+# python3, python3-venv: componentize-py's venv (build-python.sh), and python3's oracle.
+APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc jq file bsdextrautils diffutils ripgrep hexyl python3 python3-venv)
 
 apt_install_missing "${APT_PACKAGES[@]}"
 

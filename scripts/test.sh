@@ -13,6 +13,8 @@ if [ -x scripts/build-guests.sh ] && [ -f guests/Cargo.toml ]; then
   ./scripts/build-guests.sh lint
 fi
 ./scripts/build-wasi-programs.sh
+# python3 and its standard library, embedded in the binary by computer-builtins.
+./scripts/build-python.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all --check

@@ -3,6 +3,8 @@
 //! (`pack`), so the binary works with no files beside it.
 
 use std::io::Write;
+
+use sha2::Digest;
 use std::path::{Path, PathBuf};
 
 /// (cfg, env var overriding the component's path (and, with `_FILES`, the
@@ -44,6 +46,12 @@ fn main() {
         let packed = out.join(blob);
         pack(&files, &packed).expect("packing the built-in's files");
         let abs = wasm.canonicalize().unwrap_or(wasm);
+        let bytes = std::fs::read(&abs).expect("reading the built-in component");
+        let digest: String = sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        println!("cargo::rustc-env={var}_SHA256={digest}");
         println!("cargo::rustc-env={var}={}", abs.display());
         println!("cargo::rustc-env={var}_FILES={}", packed.display());
         println!("cargo::rustc-cfg={cfg}");

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use sha2::Digest;
+
 /// (cfg name, env var with the path, file name in the guests' target dir)
 const GUESTS: &[(&str, &str, &str)] = &[
     (
@@ -29,6 +31,13 @@ fn main() {
         println!("cargo::rerun-if-changed={}", path.display());
         if path.is_file() {
             let abs = path.canonicalize().unwrap_or(path);
+            // Its digest, so no process hashes the guest to find its compiled form.
+            let bytes = std::fs::read(&abs).expect("reading the guest");
+            let digest: String = sha2::Sha256::digest(&bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            println!("cargo::rustc-env={var}_SHA256={digest}");
             println!("cargo::rustc-env={var}={}", abs.display());
             println!("cargo::rustc-cfg={cfg}");
         } else {

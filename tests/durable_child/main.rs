@@ -101,6 +101,7 @@ fn main() -> std::process::ExitCode {
             description: "the test command".into(),
             component: bytes.into(),
             mounts: Vec::new(),
+            sha256: None,
         })
         .expect("register test_command");
     }

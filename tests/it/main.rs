@@ -15,6 +15,7 @@ mod cli_files;
 mod cli_mcp;
 mod cli_modules;
 mod cli_output;
+mod cli_python;
 mod cli_search;
 mod cli_transfer;
 mod cli_workspace;

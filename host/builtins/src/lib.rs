@@ -7,32 +7,36 @@ use std::sync::Arc;
 
 use computer_runtime::{Bytes, CommandSpec, ExecError, FileTree, Mount, MountSource, Runtime};
 
-/// Where `python3` finds its standard library.
-pub const PYTHON_LIB: &str = "/usr/lib/python3.14";
+/// Where `python3` finds its standard library: the path componentize-py's
+/// snapshot was taken with (every pre-imported module's `__file__` is
+/// there). It shadows a workspace `/python` for python3 only.
+pub const PYTHON_LIB: &str = "/python";
 
 /// One built-in command.
 struct BuiltIn {
     names: &'static [&'static str],
     description: &'static str,
     component: &'static [u8],
+    /// The component's SHA-256, computed by the build.
+    sha256: &'static str,
     /// Where its files are mounted, and the packed files.
     files: Option<(&'static str, &'static [u8])>,
 }
 
 fn all() -> Vec<BuiltIn> {
-    #[allow(unused_mut)]
-    let mut out = Vec::new();
-    #[cfg(computer_python)]
-    out.push(BuiltIn {
-        names: &["python3", "python"],
-        description: "CPython 3.14 with the standard library: python3 script.py, -c CODE, -m MODULE",
-        component: include_bytes!(env!("COMPUTER_PYTHON_WASM")),
-        files: Some((
-            PYTHON_LIB,
-            include_bytes!(env!("COMPUTER_PYTHON_WASM_FILES")),
-        )),
-    });
-    out
+    vec![
+        #[cfg(computer_python)]
+        BuiltIn {
+            names: &["python3", "python"],
+            description: "CPython 3.14 with the standard library: python3 script.py, -c CODE, -m MODULE",
+            component: include_bytes!(env!("COMPUTER_PYTHON_WASM")),
+            sha256: env!("COMPUTER_PYTHON_WASM_SHA256"),
+            files: Some((
+                PYTHON_LIB,
+                include_bytes!(env!("COMPUTER_PYTHON_WASM_FILES")),
+            )),
+        },
+    ]
 }
 
 /// The names of the commands this binary has built in.
@@ -64,6 +68,7 @@ pub fn register(runtime: &Runtime) -> Result<(), ExecError> {
                 description: b.description.to_owned(),
                 component: Bytes::from_static(b.component),
                 mounts: mounts.clone(),
+                sha256: Some(b.sha256.to_owned()),
             })?;
         }
     }

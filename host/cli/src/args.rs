@@ -199,18 +199,20 @@ pub struct RunArgs {
     /// What an interrupted run does: replay (journalled; survives crashes) or fail
     #[arg(long, value_name = "replay|fail", value_parser = parse_on_interrupt)]
     pub on_interrupt: Option<computer_runtime::OnInterrupt>,
-    /// The command's name
-    pub name: String,
-    /// Its arguments, passed as they are (options included)
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub args: Vec<String>,
+    /// The command's name, then its arguments, passed as they are (options included: `computer run python3 -h`)
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "NAME [ARGS]"
+    )]
+    pub command: Vec<String>,
 }
 
 impl RunArgs {
     /// The same run as `computer exec --backend command`.
     pub fn into_exec(self) -> ExecArgs {
-        let mut words = vec![self.name];
-        words.extend(self.args);
+        let words = self.command;
         ExecArgs {
             backend: computer_runtime::COMMAND_BACKEND.to_owned(),
             image: None,

@@ -118,8 +118,24 @@ pub(crate) struct Inner {
 impl Inner {
     /// Compiles (or loads from the cache) and pre-instantiates a guest.
     pub(crate) fn load_guest(&self, name: &str, component: &[u8]) -> Result<Arc<Guest>, ExecError> {
-        let component =
-            engine::component_cache::load(&self.engine, name, component, &self.cache_dir)?;
+        let digest = engine::component_cache::digest(component);
+        self.load_guest_digested(name, component, &digest)
+    }
+
+    /// As `load_guest`, for bytes whose SHA-256 is known.
+    pub(crate) fn load_guest_digested(
+        &self,
+        name: &str,
+        component: &[u8],
+        digest: &[u8; 32],
+    ) -> Result<Arc<Guest>, ExecError> {
+        let component = engine::component_cache::load_digested(
+            &self.engine,
+            name,
+            component,
+            digest,
+            &self.cache_dir,
+        )?;
         let pre = self
             .linker
             .instantiate_pre(&component)

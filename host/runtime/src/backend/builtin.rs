@@ -28,6 +28,17 @@ pub const SHELL_GUEST: Option<&[u8]> = Some(include_bytes!(env!("COMPUTER_SHELL_
 #[cfg(not(computer_shell_guest))]
 pub const SHELL_GUEST: Option<&[u8]> = None;
 
+/// The build's SHA-256 of each embedded guest, by backend name.
+fn builtin_digest(name: &str) -> Option<&'static str> {
+    match name {
+        #[cfg(computer_js_guest)]
+        JS_BACKEND => Some(env!("COMPUTER_JS_GUEST_WASM_SHA256")),
+        #[cfg(computer_shell_guest)]
+        SHELL_BACKEND => Some(env!("COMPUTER_SHELL_GUEST_WASM_SHA256")),
+        _ => None,
+    }
+}
+
 /// `(backend name, component bytes)` of every built-in guest.
 pub fn builtin_guests() -> Vec<(&'static str, &'static [u8])> {
     let mut out = Vec::new();
@@ -75,6 +86,8 @@ pub(crate) fn backends() -> Vec<Arc<GuestBackend>> {
                 name: name.to_owned(),
                 slot: GuestSlot::Lazy {
                     bytes,
+                    digest: builtin_digest(name)
+                        .and_then(crate::engine::component_cache::parse_digest),
                     loaded: OnceLock::new(),
                 },
                 profile: profile(name),

@@ -35,6 +35,8 @@ pub(crate) enum GuestSlot {
     Ready(Arc<Guest>),
     Lazy {
         bytes: &'static [u8],
+        /// The bytes' SHA-256, when the build computed it.
+        digest: Option<[u8; 32]>,
         loaded: OnceLock<Result<Arc<Guest>, String>>,
     },
     /// The `command` backend: any command component of the workspace or
@@ -114,10 +116,16 @@ impl GuestBackend {
                 reason: "it runs commands, not sources".into(),
             }),
             GuestSlot::Ready(g) => Ok(g.clone()),
-            GuestSlot::Lazy { bytes, loaded } => loaded
+            GuestSlot::Lazy {
+                bytes,
+                digest,
+                loaded,
+            } => loaded
                 .get_or_init(|| {
+                    let digest =
+                        digest.unwrap_or_else(|| crate::engine::component_cache::digest(bytes));
                     inner
-                        .load_guest(&self.name, bytes)
+                        .load_guest_digested(&self.name, bytes, &digest)
                         .map_err(|e| e.to_string())
                 })
                 .clone()

@@ -12,12 +12,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
+use bytes::Bytes;
 use computer_store::Workspace;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use wasmtime_wasi::p2::bindings::sync::CommandPre;
 
 use crate::Inner;
+use crate::engine::component_cache;
 use crate::error::{ExecError, one_line};
 use crate::host::wasi_fs::{Mount, MountSource};
 use crate::run::state::RunState;
@@ -34,6 +35,10 @@ pub struct CommandSpec {
     pub component: bytes::Bytes,
     /// Read-only trees it sees besides the workspace (its runtime files).
     pub mounts: Vec<Mount>,
+    /// The component's SHA-256 in hex, when the caller knows it (the build
+    /// computed it for an embedded one): the process then does not hash
+    /// the bytes to find their compiled form. Computed on first use if not.
+    pub sha256: Option<String>,
 }
 
 /// Where a listed command comes from.
@@ -62,27 +67,41 @@ pub(crate) struct Resolved {
 
 type Compiled = Arc<OnceLock<Result<Arc<CommandPre<RunState>>, String>>>;
 
+/// A runtime command and, once needed, its digest.
+struct Registered {
+    spec: CommandSpec,
+    digest: OnceLock<[u8; 32]>,
+}
+
+impl Registered {
+    fn digest(&self) -> [u8; 32] {
+        *self.digest.get_or_init(|| {
+            self.spec
+                .sha256
+                .as_deref()
+                .and_then(component_cache::parse_digest)
+                .unwrap_or_else(|| component_cache::digest(&self.spec.component))
+        })
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct CommandRegistry {
-    runtime: RwLock<BTreeMap<String, (CommandSpec, String)>>,
+    runtime: RwLock<BTreeMap<String, Arc<Registered>>>,
     /// By component sha256.
     compiled: Mutex<HashMap<String, Compiled>>,
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 impl CommandRegistry {
     pub(crate) fn register(&self, spec: CommandSpec) {
-        let sha = sha256_hex(&spec.component);
+        let registered = Arc::new(Registered {
+            spec,
+            digest: OnceLock::new(),
+        });
         self.runtime
             .write()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(spec.name.clone(), (spec, sha));
+            .insert(registered.spec.name.clone(), registered);
     }
 
     /// Every command a run in `ws` can call, by name.
@@ -92,7 +111,8 @@ impl CommandRegistry {
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .values()
-            .map(|(spec, _)| {
+            .map(|r| &r.spec)
+            .map(|spec| {
                 (
                     spec.name.clone(),
                     CommandListing {
@@ -132,11 +152,15 @@ impl CommandRegistry {
                     source: MountSource::HostDir(PathBuf::from(host)),
                 })
                 .collect();
+            let digest = component_cache::parse_digest(&info.sha256);
             let pre = self.compiled(inner, name, &info.sha256, || {
-                ws.commands()
+                let bytes = ws
+                    .commands()
                     .component(name)
                     .map_err(|e| e.to_string())?
-                    .ok_or_else(|| format!("command {name} was removed"))
+                    .ok_or_else(|| format!("command {name} was removed"))?;
+                let digest = digest.unwrap_or_else(|| component_cache::digest(&bytes));
+                Ok((Bytes::from(bytes), digest))
             })?;
             return Ok(Some(Resolved { pre, mounts }));
         }
@@ -146,13 +170,17 @@ impl CommandRegistry {
             .unwrap_or_else(|e| e.into_inner())
             .get(name)
             .cloned();
-        let Some((spec, sha)) = found else {
+        let Some(registered) = found else {
             return Ok(None);
         };
-        let pre = self.compiled(inner, name, &sha, || Ok(spec.component.to_vec()))?;
+        let digest = registered.digest();
+        let key: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        let pre = self.compiled(inner, name, &key, || {
+            Ok((registered.spec.component.clone(), digest))
+        })?;
         Ok(Some(Resolved {
             pre,
-            mounts: spec.mounts,
+            mounts: registered.spec.mounts.clone(),
         }))
     }
 
@@ -161,7 +189,7 @@ impl CommandRegistry {
         inner: &Inner,
         name: &str,
         sha: &str,
-        bytes: impl FnOnce() -> Result<Vec<u8>, String>,
+        bytes: impl FnOnce() -> Result<(Bytes, [u8; 32]), String>,
     ) -> Result<Arc<CommandPre<RunState>>, ExecError> {
         let slot = self
             .compiled
@@ -171,8 +199,8 @@ impl CommandRegistry {
             .or_default()
             .clone();
         slot.get_or_init(|| {
-            let bytes = bytes()?;
-            compile(inner, name, &bytes).map_err(|e| e.to_string())
+            let (bytes, digest) = bytes()?;
+            compile_digested(inner, name, &bytes, &digest).map_err(|e| e.to_string())
         })
         .clone()
         .map_err(|reason| ExecError::BadGuest {
@@ -188,12 +216,21 @@ pub(crate) fn compile(
     name: &str,
     bytes: &[u8],
 ) -> Result<Arc<CommandPre<RunState>>, ExecError> {
+    compile_digested(inner, name, bytes, &component_cache::digest(bytes))
+}
+
+fn compile_digested(
+    inner: &Inner,
+    name: &str,
+    bytes: &[u8],
+    digest: &[u8; 32],
+) -> Result<Arc<CommandPre<RunState>>, ExecError> {
     let bad = |reason: String| ExecError::BadGuest {
         name: name.to_owned(),
         reason,
     };
     let component =
-        crate::engine::component_cache::load(&inner.engine, name, bytes, &inner.cache_dir)?;
+        component_cache::load_digested(&inner.engine, name, bytes, digest, &inner.cache_dir)?;
     let pre = inner
         .linker
         .instantiate_pre(&component)

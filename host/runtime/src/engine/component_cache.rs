@@ -24,11 +24,28 @@ pub(crate) fn default_dir() -> PathBuf {
     std::env::temp_dir().join("computer-cache")
 }
 
-fn key(engine: &Engine, bytes: &[u8]) -> String {
+/// The SHA-256 of a component's bytes, which its cache key is made from.
+pub(crate) fn digest(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+/// Parses a hex SHA-256 (as the store and the build scripts write them).
+pub(crate) fn parse_digest(hex: &str) -> Option<[u8; 32]> {
+    if hex.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+fn key(engine: &Engine, digest: &[u8; 32]) -> String {
     let mut compat = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut compat);
     let mut h = Sha256::new();
-    h.update(bytes);
+    h.update(digest);
     h.update(compat.finish().to_le_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
     h.finalize()[..16]
@@ -38,14 +55,27 @@ fn key(engine: &Engine, bytes: &[u8]) -> String {
 }
 
 /// Loads `bytes` as a component, from the cache when possible.
-#[allow(unsafe_code)] // deserializing our own cached compile; see the SAFETY note
 pub(crate) fn load(
     engine: &Engine,
     name: &str,
     bytes: &[u8],
     dir: &Path,
 ) -> Result<Component, ExecError> {
-    let path = dir.join(format!("{}.cwasm", key(engine, bytes)));
+    load_digested(engine, name, bytes, &digest(bytes), dir)
+}
+
+/// As [`load`], for bytes whose SHA-256 the caller already has (computed at
+/// build time, or stored): a 24 MB component is then not hashed again by
+/// every process that runs it.
+#[allow(unsafe_code)] // deserializing our own cached compile; see the SAFETY note
+pub(crate) fn load_digested(
+    engine: &Engine,
+    name: &str,
+    bytes: &[u8],
+    digest: &[u8; 32],
+    dir: &Path,
+) -> Result<Component, ExecError> {
+    let path = dir.join(format!("{}.cwasm", key(engine, digest)));
     if path.exists() {
         // SAFETY: the file was written by `Component::serialize` of this
         // same engine configuration (the key covers it) into a cache

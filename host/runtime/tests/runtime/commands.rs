@@ -51,6 +51,7 @@ fn runtime() -> Runtime {
         description: "the test command".into(),
         component: test_command(),
         mounts: Vec::new(),
+        sha256: None,
     })
     .expect("register");
     rt
@@ -433,6 +434,7 @@ fn a_command_sees_only_its_preopens() {
             guest_path: "/opt/m".into(),
             source: computer_runtime::MountSource::HostDir(host.path().to_path_buf()),
         }],
+        sha256: None,
     })
     .unwrap();
     let out = sh_ok(

@@ -205,6 +205,7 @@ fn exec_runs_a_command_component_through_the_command_backend() {
         description: "the test command".into(),
         component: bytes.into(),
         mounts: Vec::new(),
+        sha256: None,
     })
     .unwrap();
     let ws = workspace();
