@@ -152,15 +152,20 @@ impl OpenFile {
     }
 
     pub(crate) fn write_at(&mut self, offset: u64, data: &[u8]) -> Res<u64> {
-        let end = offset
+        offset
             .checked_add(data.len() as u64)
             .filter(|e| *e <= usize::MAX as u64)
             .ok_or(code(ErrorCode::FileTooLarge))?;
         let buf = self.buffer()?;
-        if buf.len() < end as usize {
-            buf.resize(end as usize, 0);
+        let offset = offset as usize;
+        if offset > buf.len() {
+            buf.resize(offset, 0);
         }
-        buf[offset as usize..end as usize].copy_from_slice(data);
+        // Only the overlap is copied over; the rest is appended, so bytes
+        // past the end are written once, not zeroed first.
+        let overlap = (buf.len() - offset).min(data.len());
+        buf[offset..offset + overlap].copy_from_slice(&data[..overlap]);
+        buf.extend_from_slice(&data[overlap..]);
         self.dirty = true;
         Ok(data.len() as u64)
     }
