@@ -13,7 +13,7 @@ use super::errors::{StreamFsError, code};
 use super::file::lock;
 use super::paths::{descriptor_stat, descriptor_type};
 use super::streams::{FileReader, FileWriter};
-use super::tree::{Meta, Res};
+use super::tree::{Asker, Meta, Res};
 use super::{Desc, Node, WasiFs};
 use crate::run::state::RunState;
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
@@ -21,12 +21,16 @@ use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 type Fd = Resource<WasiDescriptor>;
 
 impl WasiFs {
-    fn meta(&self, fd: &Fd) -> Res<(Meta, &Desc)> {
+    /// A descriptor's metadata: a file's from what it remembers, a
+    /// directory's from the store (`asker` pairs `metadata-hash` with the
+    /// `stat` after it).
+    fn meta(&self, fd: &Fd, asker: Option<Asker>) -> Res<(Meta, &Desc)> {
         let d = self.get(fd)?;
-        let mut meta = d.tree.stat(&d.path, true)?;
-        if let Node::File(f) = &d.node {
-            meta.size = lock(f).size()?;
-        }
+        let meta = match (&d.node, asker) {
+            (Node::File(f), _) => lock(f).meta()?,
+            (Node::Dir, Some(asker)) => d.tree.stat_for(&d.path, true, asker)?,
+            (Node::Dir, None) => d.tree.stat(&d.path, true)?,
+        };
         Ok((meta, d))
     }
 
@@ -146,8 +150,7 @@ impl types::HostDescriptor for RunState {
 
     fn read(&mut self, fd: Fd, len: Filesize, offset: Filesize) -> FsResult<(Vec<u8>, bool)> {
         let f = self.wasi_fs.file(&fd)?;
-        let f = lock(&f);
-        let data = f.read_at(offset, len)?;
+        let data = lock(&f).read_at(offset, len)?;
         let end = data.is_empty() && len > 0;
         Ok((data, end))
     }
@@ -170,7 +173,9 @@ impl types::HostDescriptor for RunState {
     }
 
     fn stat(&mut self, fd: Fd) -> FsResult<DescriptorStat> {
-        Ok(descriptor_stat(&self.wasi_fs.meta(&fd)?.0))
+        Ok(descriptor_stat(
+            &self.wasi_fs.meta(&fd, Some(Asker::Stat))?.0,
+        ))
     }
 
     fn stat_at(&mut self, fd: Fd, flags: PathFlags, path: String) -> FsResult<DescriptorStat> {
@@ -226,14 +231,16 @@ impl types::HostDescriptor for RunState {
     }
 
     fn is_same_object(&mut self, a: Fd, b: Fd) -> wasmtime::Result<bool> {
-        let (Ok((ma, da)), Ok((mb, db))) = (self.wasi_fs.meta(&a), self.wasi_fs.meta(&b)) else {
+        let (Ok((ma, da)), Ok((mb, db))) =
+            (self.wasi_fs.meta(&a, None), self.wasi_fs.meta(&b, None))
+        else {
             return Ok(false);
         };
         Ok(ma.ino == mb.ino && da.tree.same(&db.tree))
     }
 
     fn metadata_hash(&mut self, fd: Fd) -> FsResult<MetadataHashValue> {
-        let (m, _) = self.wasi_fs.meta(&fd)?;
+        let (m, _) = self.wasi_fs.meta(&fd, Some(Asker::Hash))?;
         Ok(self.wasi_fs.hash(&m))
     }
 
@@ -245,9 +252,8 @@ impl types::HostDescriptor for RunState {
     ) -> FsResult<MetadataHashValue> {
         let d = self.wasi_fs.dir(&fd)?;
         let full = super::join(&d.path, &path)?;
-        let m = d
-            .tree
-            .stat(&full, flags.contains(PathFlags::SYMLINK_FOLLOW))?;
+        let follow = flags.contains(PathFlags::SYMLINK_FOLLOW);
+        let m = d.tree.stat_for(&full, follow, Asker::Hash)?;
         Ok(self.wasi_fs.hash(&m))
     }
 

@@ -6,6 +6,21 @@
 //! costs a copy into memory, not a rewrite and rehash of the file; the
 //! rewrite happens once per sync/close. Other runs (and `fs` calls of this
 //! run) see the changes from that commit on.
+//!
+//! An open file also remembers, so that a program's usual
+//! open/fstat/read-to-EOF costs one or two store calls, not five:
+//! - the metadata `open-at` found, which `stat` and `metadata-hash` answer
+//!   from (the size from the buffer once there is one);
+//! - a small file's whole content, read on its first read, which serves
+//!   every later read, the one that finds the end included.
+//!
+//! Both are dropped as soon as this run changes anything in the tree
+//! (`Tree::generation`), so within a run a descriptor sees every commit
+//! as before. A commit of another run (or an `fs` call of this one) after
+//! they were taken is not seen through this descriptor: it sees the file
+//! as if the other writer had replaced it by a rename, which POSIX leaves
+//! invisible to descriptors already open. Reads of a bigger file still go
+//! to the store each time and see such commits; its `stat` does not.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -13,10 +28,14 @@ use computer_store::WriteOptions;
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 use super::errors::code;
-use super::tree::{Kind, Res, Tree};
+use super::tree::{Kind, Meta, Res, Tree};
 
 /// Bytes a single read returns at most.
 pub(crate) const MAX_READ: u64 = 1 << 20;
+
+/// Files up to this size are read whole on their first read. Bigger ones
+/// are read as asked, so a descriptor never holds more than this unasked.
+const SNAPSHOT_MAX: u64 = 128 << 10;
 
 pub(crate) struct OpenFile {
     pub tree: Tree,
@@ -27,6 +46,10 @@ pub(crate) struct OpenFile {
     /// The whole content once changed, and its size when loaded.
     buffer: Option<(Vec<u8>, u64)>,
     dirty: bool,
+    /// The node's metadata, and the tree's generation when it was taken.
+    meta: Option<(Meta, u64)>,
+    /// A small file's content, and the generation when it was read.
+    snapshot: Option<(Vec<u8>, u64)>,
 }
 
 pub(crate) type SharedFile = Arc<Mutex<OpenFile>>;
@@ -36,7 +59,15 @@ pub(crate) fn lock(f: &SharedFile) -> MutexGuard<'_, OpenFile> {
 }
 
 impl OpenFile {
-    pub(crate) fn new(tree: Tree, path: String, readable: bool, writable: bool) -> Self {
+    /// `meta`: what `open-at` found, if the file is still that node.
+    pub(crate) fn new(
+        tree: Tree,
+        path: String,
+        readable: bool,
+        writable: bool,
+        meta: Option<Meta>,
+    ) -> Self {
+        let generation = tree.generation();
         OpenFile {
             tree,
             path,
@@ -44,29 +75,67 @@ impl OpenFile {
             writable,
             buffer: None,
             dirty: false,
+            meta: meta.map(|m| (m, generation)),
+            snapshot: None,
         }
     }
 
-    pub(crate) fn size(&self) -> Res<u64> {
-        match &self.buffer {
-            Some((b, _)) => Ok(b.len() as u64),
-            None => Ok(self.tree.stat(&self.path, true)?.size),
+    /// The file's metadata as this descriptor sees it.
+    pub(crate) fn meta(&mut self) -> Res<Meta> {
+        let generation = self.tree.generation();
+        let mut meta = match self.meta {
+            Some((m, g)) if g == generation => m,
+            _ => {
+                let m = self.tree.stat(&self.path, true)?;
+                self.meta = Some((m, generation));
+                m
+            }
+        };
+        if let Some((b, _)) = &self.buffer {
+            meta.size = b.len() as u64;
         }
+        Ok(meta)
     }
 
-    pub(crate) fn read_at(&self, offset: u64, len: u64) -> Res<Vec<u8>> {
+    pub(crate) fn read_at(&mut self, offset: u64, len: u64) -> Res<Vec<u8>> {
         if !self.readable {
             return Err(code(ErrorCode::BadDescriptor));
         }
         let len = len.min(MAX_READ);
-        match &self.buffer {
-            Some((b, _)) => {
-                let start = (offset as usize).min(b.len());
-                let end = start.saturating_add(len as usize).min(b.len());
-                Ok(b[start..end].to_vec())
-            }
-            None => self.tree.read_range(&self.path, offset, len),
+        if let Some((b, _)) = &self.buffer {
+            return Ok(slice(b, offset, len).to_vec());
         }
+        if let Some(data) = self.snapshot()? {
+            return Ok(slice(data, offset, len).to_vec());
+        }
+        self.tree.read_range(&self.path, offset, len)
+    }
+
+    /// The whole content of a file known to be small, read once.
+    fn snapshot(&mut self) -> Res<Option<&[u8]>> {
+        let generation = self.tree.generation();
+        if self
+            .snapshot
+            .as_ref()
+            .is_some_and(|(_, g)| *g != generation)
+        {
+            self.snapshot = None;
+        }
+        if self.snapshot.is_none() {
+            let small =
+                matches!(self.meta, Some((m, g)) if g == generation && m.size <= SNAPSHOT_MAX);
+            if !small {
+                return Ok(None);
+            }
+            // One byte more than fits tells a file that grew since open.
+            let data = self.tree.read_range(&self.path, 0, SNAPSHOT_MAX + 1)?;
+            if data.len() as u64 > SNAPSHOT_MAX {
+                self.meta = None;
+                return Ok(None);
+            }
+            self.snapshot = Some((data, generation));
+        }
+        Ok(self.snapshot.as_ref().map(|(d, _)| d.as_slice()))
     }
 
     fn buffer(&mut self) -> Res<&mut Vec<u8>> {
@@ -74,6 +143,7 @@ impl OpenFile {
             return Err(code(ErrorCode::BadDescriptor));
         }
         if self.buffer.is_none() {
+            self.snapshot = None;
             let data = self.tree.load(&self.path)?;
             let len = data.len() as u64;
             self.buffer = Some((data, len));
@@ -82,15 +152,20 @@ impl OpenFile {
     }
 
     pub(crate) fn write_at(&mut self, offset: u64, data: &[u8]) -> Res<u64> {
-        let end = offset
+        offset
             .checked_add(data.len() as u64)
             .filter(|e| *e <= usize::MAX as u64)
             .ok_or(code(ErrorCode::FileTooLarge))?;
         let buf = self.buffer()?;
-        if buf.len() < end as usize {
-            buf.resize(end as usize, 0);
+        let offset = offset as usize;
+        if offset > buf.len() {
+            buf.resize(offset, 0);
         }
-        buf[offset as usize..end as usize].copy_from_slice(data);
+        // Only the overlap is copied over; the rest is appended, so bytes
+        // past the end are written once, not zeroed first.
+        let overlap = (buf.len() - offset).min(data.len());
+        buf[offset..offset + overlap].copy_from_slice(&data[..overlap]);
+        buf.extend_from_slice(&data[overlap..]);
         self.dirty = true;
         Ok(data.len() as u64)
     }
@@ -126,6 +201,12 @@ impl OpenFile {
         self.dirty = false;
         Ok(())
     }
+}
+
+fn slice(data: &[u8], offset: u64, len: u64) -> &[u8] {
+    let start = offset.min(data.len() as u64) as usize;
+    let end = start.saturating_add(len as usize).min(data.len());
+    &data[start..end]
 }
 
 impl Drop for OpenFile {

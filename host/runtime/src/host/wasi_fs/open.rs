@@ -10,7 +10,7 @@ use wasmtime_wasi::p2::bindings::sync::filesystem::types::{DescriptorFlags, Open
 
 use super::errors::code;
 use super::file::{OpenFile, check_file_kind};
-use super::tree::{Kind, Meta, Res, Tree};
+use super::tree::{Asker, Kind, Meta, Res, Tree};
 use super::{Desc, Node, WasiFs, join};
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
@@ -34,7 +34,7 @@ impl WasiFs {
         let follow = path_flags.contains(PathFlags::SYMLINK_FOLLOW);
         let write = flags.contains(DescriptorFlags::WRITE)
             || flags.contains(DescriptorFlags::MUTATE_DIRECTORY);
-        let found = match tree.stat(&full, follow) {
+        let found = match tree.stat_for(&full, follow, Asker::Open) {
             Ok(m) => Some(m),
             Err(e) if is_missing(&e) => None,
             Err(e) => return Err(e),
@@ -82,8 +82,9 @@ fn open_existing(
         let store = tree.store()?;
         store.check_room(meta.size, 0)?;
         store.mutate("wasi.truncate", full, &[], |ws| ws.truncate(full, 0))?;
+        return Ok(file(tree, full, flags, None));
     }
-    Ok(file(tree, full, flags))
+    Ok(file(tree, full, flags, Some(meta)))
 }
 
 fn create(tree: &Tree, full: &str, oflags: OpenFlags, flags: DescriptorFlags) -> Res<Node> {
@@ -99,13 +100,13 @@ fn create(tree: &Tree, full: &str, oflags: OpenFlags, flags: DescriptorFlags) ->
         ..WriteOptions::default()
     };
     store.mutate("wasi.create", full, &[], |ws| ws.write(full, &[], &opts))?;
-    Ok(file(tree, full, flags))
+    Ok(file(tree, full, flags, None))
 }
 
-fn file(tree: &Tree, full: &str, flags: DescriptorFlags) -> Node {
+fn file(tree: &Tree, full: &str, flags: DescriptorFlags, meta: Option<Meta>) -> Node {
     let read = flags.contains(DescriptorFlags::READ) || !flags.contains(DescriptorFlags::WRITE);
     let write = flags.contains(DescriptorFlags::WRITE);
-    let f = OpenFile::new(tree.clone(), full.to_owned(), read, write);
+    let f = OpenFile::new(tree.clone(), full.to_owned(), read, write, meta);
     Node::File(Arc::new(Mutex::new(f)))
 }
 

@@ -11,7 +11,7 @@ use wasmtime_wasi::p2::bindings::sync::filesystem::types::{
 };
 
 use super::errors::code;
-use super::tree::{Kind, Meta, Res};
+use super::tree::{Asker, Kind, Meta, Res};
 use super::{WasiFs, join};
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
@@ -59,7 +59,11 @@ impl WasiFs {
     pub(crate) fn stat_at(&self, fd: Fd<'_>, follow: bool, path: &str) -> Res<DescriptorStat> {
         let d = self.dir(fd)?;
         let full = join(&d.path, path)?;
-        Ok(descriptor_stat(&d.tree.stat(&full, follow)?))
+        Ok(descriptor_stat(&d.tree.stat_for(
+            &full,
+            follow,
+            Asker::Stat,
+        )?))
     }
 
     pub(crate) fn create_directory_at(&mut self, fd: Fd<'_>, path: &str) -> Res<()> {

@@ -4,7 +4,8 @@
 //! (`..` stops at its root).
 
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use computer_store::{self as store, NodeKind, Workspace};
 use serde::Serialize;
@@ -23,7 +24,7 @@ use crate::durable::journal::{self, SharedJournal};
 pub(crate) type Res<T> = Result<T, FsError>;
 
 /// A node's metadata, whatever tree it is in.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Meta {
     pub kind: Kind,
     pub size: u64,
@@ -55,6 +56,22 @@ impl Meta {
     }
 }
 
+/// Which call asked for a `stat` (see [`Tree::stat_for`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Asker {
+    Stat,
+    Hash,
+    Open,
+}
+
+/// The last answer of [`Tree::stat_for`], kept for the next store call.
+struct Recent {
+    path: String,
+    follow: bool,
+    asker: Asker,
+    meta: Meta,
+}
+
 /// A store-backed tree. `/tmp`'s in-memory workspace is made on first use.
 pub(crate) struct StoreTree {
     ws: OnceLock<Arc<Workspace>>,
@@ -62,6 +79,13 @@ pub(crate) struct StoreTree {
     journal: Option<SharedJournal>,
     /// Most bytes the tree may hold (`/tmp`); `None` for the workspace.
     cap: Option<u64>,
+    /// Bumped by every mutation through this tree, so what an open file
+    /// cached (metadata, a small file's content) is dropped as soon as this
+    /// run changes anything. It counts calls, not time, so a replay makes
+    /// the same cache decisions, and the same store calls, as the run did.
+    generation: AtomicU64,
+    /// Any store call through the tree takes it (see `Tree::stat_for`).
+    recent: Mutex<Option<Recent>>,
 }
 
 impl StoreTree {
@@ -72,6 +96,8 @@ impl StoreTree {
             ws: cell,
             journal,
             cap: None,
+            generation: AtomicU64::new(0),
+            recent: Mutex::new(None),
         }
     }
 
@@ -84,10 +110,26 @@ impl StoreTree {
             ws: OnceLock::new(),
             journal: None,
             cap: Some(cap),
+            generation: AtomicU64::new(0),
+            recent: Mutex::new(None),
         }
     }
 
+    fn recent(&self) -> std::sync::MutexGuard<'_, Option<Recent>> {
+        self.recent.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Takes the last `stat_for` answer if it is for the same path and
+    /// another asker. A symlink-following stat may use an lstat's answer
+    /// when that was not a symlink: the same node.
+    fn recall(&self, path: &str, follow: bool, asker: Asker) -> Option<Meta> {
+        let r = self.recent().take()?;
+        let same_node = r.follow == follow || (follow && r.meta.kind != Kind::Symlink);
+        (r.path == path && r.asker != asker && same_node).then_some(r.meta)
+    }
+
     fn ws(&self) -> Res<&Arc<Workspace>> {
+        *self.recent() = None;
         if let Some(ws) = self.ws.get() {
             return Ok(ws);
         }
@@ -142,6 +184,7 @@ impl StoreTree {
         data: &[u8],
         op: impl FnOnce(&Workspace) -> store::Result<()>,
     ) -> Res<()> {
+        self.generation.fetch_add(1, Ordering::Relaxed);
         let ws = self.ws()?;
         let Some(j) = &self.journal else {
             return op(ws).map_err(|e| code(from_errno(e.code)));
@@ -198,6 +241,39 @@ impl Tree {
             Tree::Store(s) => Ok(s),
             _ => Err(code(ErrorCode::ReadOnly)),
         }
+    }
+
+    /// See [`StoreTree::generation`]; trees that cannot change stay at 0.
+    pub(crate) fn generation(&self) -> u64 {
+        match self {
+            Tree::Store(s) => s.generation.load(Ordering::Relaxed),
+            _ => 0,
+        }
+    }
+
+    /// [`stat`](Self::stat) for the calls programs make in pairs on one
+    /// path: wasi-libc's `fstatat` is `metadata-hash-at` then `stat-at`,
+    /// `fstat` is `metadata-hash` then `stat`, and a directory walk checks
+    /// an entry (`metadata-hash-at`, no follow) before it opens it. The
+    /// second call of such a pair answers from the first if no store call
+    /// came between them, as if both had happened at once. A call never
+    /// reuses its own kind's answer, so a program polling one path with
+    /// the same call always sees the store.
+    pub(crate) fn stat_for(&self, path: &str, follow: bool, asker: Asker) -> Res<Meta> {
+        let Tree::Store(s) = self else {
+            return self.stat(path, follow);
+        };
+        if let Some(m) = s.recall(path, follow, asker) {
+            return Ok(m);
+        }
+        let meta = self.stat(path, follow)?;
+        *s.recent() = Some(Recent {
+            path: path.to_owned(),
+            follow,
+            asker,
+            meta,
+        });
+        Ok(meta)
     }
 
     /// Metadata of `path`, following a final symlink when `follow`.
