@@ -70,7 +70,14 @@ fn add_ls_rm_persist_in_the_workspace() {
     assert_eq!(tc["origin"], "workspace");
     assert_eq!(tc["description"], "the test command");
     assert_eq!(tc["sha256"].as_str().unwrap().len(), 64);
-    assert!(ok(&ws, &["commands", "ls"]).contains("tc  workspace  the test command"));
+    let plain = ok(&ws, &["commands", "ls"]);
+    let line = plain
+        .lines()
+        .find(|l| l.starts_with("tc "))
+        .unwrap_or_else(|| panic!("tc listed: {plain}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words[..2], ["tc", "workspace"], "{line}");
+    assert!(line.ends_with("the test command"), "{line}");
     // Replacing says so.
     let again = one_json(
         ok(
