@@ -220,6 +220,21 @@ fn scripts_and_run_call_it_by_name() {
     );
     let out = run(&ws, &["exec", "nosuch_either"], b"");
     assert_eq!(out.status.code(), Some(127));
+    // The CLI says what could run it, as the tools' hint does.
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "computer: exit 127: `nosuch_either` is not available on the `shell` backend"
+        ),
+        "{stderr}"
+    );
+    let doc = one_json(&run(&ws, &["exec", "--json", "nosuch_either"], b"").stdout);
+    assert!(
+        doc["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("nosuch_either")),
+        "{doc}"
+    );
 }
 
 #[test]

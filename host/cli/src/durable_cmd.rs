@@ -73,7 +73,7 @@ pub fn respond(
     let ws = Arc::new(ws);
     let runtime = runtime(&ws)?;
     match runtime.respond(ws.clone(), run, call, answer)? {
-        Some(handle) => Ok(follow(&ws, handle, out)),
+        Some(handle) => Ok(follow(&ws, handle, out, None)),
         None => {
             out.emit(
                 json!({"run_id": run, "call_id": call, "resumed": false}),

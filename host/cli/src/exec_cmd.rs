@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use computer_runtime::{
-    Event, ExecError, ExecOptions, Limits, RunHandle, RunStatus, RuntimeConfig,
+    Event, ExecError, ExecOptions, Limits, RunHandle, RunStatus, Runtime, RuntimeConfig,
 };
 use computer_store::{Page, Workspace};
 use serde_json::json;
@@ -142,7 +142,7 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         }
         Err(e) => return Err(e.into()),
     };
-    Ok(follow(&ws, handle, out))
+    Ok(follow(&ws, handle, out, Some(&runtime)))
 }
 
 /// Copies a run's output to ours as it comes (not under `--json`).
@@ -169,10 +169,17 @@ pub fn stream(out: Out, mut next: impl FnMut() -> Option<Event>) {
 
 /// Streams a run's output as it comes (or prints its result as JSON), and
 /// returns the process exit code. A run parked at an interrupt says what it
-/// waits for and how to answer.
-pub fn follow(ws: &Workspace, handle: RunHandle, out: Out) -> u8 {
+/// waits for and how to answer; a command not found (exit 127) says which
+/// backend of `runtime` could run it, or that none can.
+pub fn follow(ws: &Workspace, handle: RunHandle, out: Out, runtime: Option<&Runtime>) -> u8 {
     stream(out, || handle.next_event());
     let result = handle.wait();
+    let hint = runtime
+        .filter(|_| result.exit_code == computer_runtime::EXIT_NOT_FOUND)
+        .map(|rt| {
+            let stderr = String::from_utf8_lossy(&result.stderr);
+            rt.not_found_hint(&result.backend, &stderr, &rt.backends())
+        });
     let waiting = if result.status == RunStatus::Waiting {
         ws.interrupts()
             .pending()
@@ -188,8 +195,14 @@ pub fn follow(ws: &Workspace, handle: RunHandle, out: Out) -> u8 {
         if result.status == RunStatus::Waiting {
             doc["pending"] = json!(waiting);
         }
+        if let Some(h) = &hint {
+            doc["hint"] = json!(h);
+        }
         println!("{doc}");
     } else {
+        if let Some(h) = &hint {
+            eprintln!("computer: {h}");
+        }
         for p in &waiting {
             eprintln!(
                 "computer: run {} is waiting: ws:{}.{} asks {}\n  answer with: computer respond {} {} 'JSON'   (or --reject REASON)",
