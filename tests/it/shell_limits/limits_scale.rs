@@ -141,8 +141,15 @@ fn cli_command_not_found_is_127() {
     let shown = describe(&["exec", "nosuchcmd"], &out);
     assert_eq!(out.status.code(), Some(127), "{shown}");
     let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
     assert!(
-        stderr.starts_with("bash: ") && stderr.ends_with("nosuchcmd: command not found\n"),
+        lines[0].starts_with("bash: ") && lines[0].ends_with("nosuchcmd: command not found"),
+        "{shown}"
+    );
+    // Then the CLI's own word on what could run it.
+    assert_eq!(lines.len(), 2, "{shown}");
+    assert!(
+        lines[1].starts_with("computer: exit 127: `nosuchcmd`"),
         "{shown}"
     );
 }
