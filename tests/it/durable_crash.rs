@@ -168,6 +168,44 @@ impl Trial<'_> {
         }
     }
 
+    /// Starts the run with `durable-child … EXEC RUN_ID SCRIPT`, killing
+    /// processes at random points, then recovers and answers its approvals
+    /// (killing those processes too, now and then) until it has ended.
+    fn drive(&mut self, exec: &str, script: &str) {
+        let run_id = self.run_id.clone();
+        // A whole attempt takes about 100 ms here (debug build, cached
+        // component): kill points are drawn over that span.
+        // The first attempt: almost always killed somewhere.
+        self.run(&[exec, &run_id, script], 90, 150);
+        for round in 0..40 {
+            match self.status() {
+                // Killed before the run was even recorded: nothing happened; start over.
+                None => self.run(&[exec, &run_id, script], 50, 150),
+                Some(RunStatus::Running) => {
+                    self.run(&["recover"], if round < 6 { 50 } else { 0 }, 150)
+                }
+                Some(RunStatus::Waiting) => {
+                    let ws = Workspace::open(self.dir.join("ws.db")).unwrap();
+                    let pending = ws.interrupts().pending().unwrap();
+                    drop(ws);
+                    match pending.first() {
+                        Some(p) => {
+                            let call = p.call_id.clone();
+                            self.run(
+                                &["respond", &run_id, &call],
+                                if round < 6 { 40 } else { 0 },
+                                150,
+                            )
+                        }
+                        // Answered, but the answering process died before resuming.
+                        None => self.run(&["recover"], 0, 0),
+                    }
+                }
+                Some(_) => break,
+            }
+        }
+    }
+
     fn status(&self) -> Option<RunStatus> {
         let ws = Workspace::open(self.dir.join("ws.db")).unwrap();
         ws.runs().get(&self.run_id).unwrap().map(|r| r.status)
@@ -185,36 +223,7 @@ fn trial(n: u64, seed: u64, addr: &str, seen: &Seen, script_path: &Path) -> Resu
     };
     let script = script_path.to_str().unwrap().to_owned();
     let run_id = t.run_id.clone();
-    // A whole attempt takes about 100 ms here (debug build, cached
-    // component): kill points are drawn over that span.
-    // The first attempt: almost always killed somewhere.
-    t.run(&["exec", &run_id, &script], 90, 150);
-    for round in 0..40 {
-        let status = t.status();
-        match status {
-            // Killed before the run was even recorded: nothing happened; start over.
-            None => t.run(&["exec", &run_id, &script], 50, 150),
-            Some(RunStatus::Running) => t.run(&["recover"], if round < 6 { 50 } else { 0 }, 150),
-            Some(RunStatus::Waiting) => {
-                let ws = Workspace::open(t.dir.join("ws.db")).unwrap();
-                let pending = ws.interrupts().pending().unwrap();
-                drop(ws);
-                match pending.first() {
-                    Some(p) => {
-                        let call = p.call_id.clone();
-                        t.run(
-                            &["respond", &run_id, &call],
-                            if round < 6 { 40 } else { 0 },
-                            150,
-                        )
-                    }
-                    // Answered, but the answering process died before resuming.
-                    None => t.run(&["recover"], 0, 0),
-                }
-            }
-            Some(_) => break,
-        }
-    }
+    t.drive("exec", &script);
     let ws = Workspace::open(t.dir.join("ws.db")).unwrap();
     let record = ws.runs().get(&run_id).unwrap().ok_or("no run record")?;
     let history = t.log.join("\n  ");
@@ -371,14 +380,7 @@ fn shell_trial(n: u64, seed: u64, addr: &str, script_path: &Path) -> Result<(), 
     };
     let script = script_path.to_str().unwrap().to_owned();
     let run_id = t.run_id.clone();
-    t.run(&["exec-shell", &run_id, &script], 90, 150);
-    for round in 0..40 {
-        match t.status() {
-            None => t.run(&["exec-shell", &run_id, &script], 50, 150),
-            Some(RunStatus::Running) => t.run(&["recover"], if round < 6 { 50 } else { 0 }, 150),
-            Some(_) => break,
-        }
-    }
+    t.drive("exec-shell", &script);
     let ws = Workspace::open(t.dir.join("ws.db")).unwrap();
     let record = ws.runs().get(&run_id).unwrap().ok_or("no run record")?;
     let history = t.log.join("\n  ");

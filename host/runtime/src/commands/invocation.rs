@@ -8,14 +8,12 @@ use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use computer_store::{MkdirOptions, Workspace};
+use computer_store::Workspace;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::WasiCtx;
 
 use super::link::{Link, LinkStream, Role, Step};
 use super::registry::Resolved;
-use crate::bindings::fs::FsError;
-use crate::durable::calls::{journalled_mutation, journalled_read, unit_ok};
 use crate::durable::journal::SharedJournal;
 use crate::host::wasi_fs::{TMP, WasiFs};
 use crate::run::limits::MemoryLimiter;
@@ -156,45 +154,6 @@ impl Child {
         link.exited(code);
     }
 
-    /// The shell shows a `/tmp` that it only makes on its first write
-    /// there; a command called from it (Python's `tempfile`, SQLite's
-    /// spills) must find one. Made here when missing, through the journal
-    /// in a durable run so a replay makes the same calls.
-    fn ensure_tmp(&self) {
-        let ws = &self.workspace;
-        let exists = match &self.journal {
-            None => ws.stat(TMP).is_ok(),
-            Some(j) => journalled_read(ws, j, "commands.tmp", 0, |w| {
-                Ok::<_, FsError>(w.stat(TMP).is_ok())
-            })
-            .ok()
-            .and_then(Result::ok)
-            .unwrap_or(true),
-        };
-        if exists {
-            return;
-        }
-        let mkdir = |w: &Workspace| {
-            w.mkdir(TMP, &MkdirOptions::default())
-                .map_err(FsError::from)
-        };
-        let made = match &self.journal {
-            None => mkdir(ws).map(|_| ()),
-            Some(j) => journalled_mutation(ws, j, "commands.mkdir-tmp", 0, unit_ok(), mkdir)
-                .map_err(|e| {
-                    FsError::from(computer_store::FsError::custom(
-                        computer_store::Errno::EIO,
-                        TMP,
-                        e.to_string(),
-                    ))
-                })
-                .and_then(|r| r),
-        };
-        if made.is_err() {
-            tracing::debug!("a command's /tmp could not be made");
-        }
-    }
-
     fn wasi(&self) -> WasiCtx {
         let stream = |role| LinkStream {
             link: self.link.clone(),
@@ -216,7 +175,6 @@ impl Child {
 
     /// Runs the command to its end; its exit code.
     fn call(self) -> i32 {
-        self.ensure_tmp();
         let wasi = self.wasi();
         let inner = self.nesting.inner.clone();
         let state = RunState {
@@ -243,6 +201,10 @@ impl Child {
                 started: 0,
             },
         };
+        // The shell shows a `/tmp` it only makes on its first write there;
+        // a command called from it (Python's `tempfile`, SQLite's spills)
+        // must find one.
+        state.wasi_fs.ensure_workspace_dir(TMP);
         let mut store = watched_store(&inner, state, None);
         let result = self
             .resolved

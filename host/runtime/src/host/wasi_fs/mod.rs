@@ -135,6 +135,22 @@ impl WasiFs {
         }
     }
 
+    /// Makes directory `path` of the workspace if it is missing, through
+    /// the same (journalled) calls as the guest's own `create-directory-at`.
+    pub(crate) fn ensure_workspace_dir(&self, path: &str) {
+        let (tree, _) = &self.preopens[0];
+        if tree.stat(path, false).is_ok() {
+            return;
+        }
+        let opts = computer_store::MkdirOptions::default();
+        let made = tree
+            .store()
+            .and_then(|s| s.mutate("wasi.mkdir", path, &[], |ws| ws.mkdir(path, &opts)));
+        if made.is_err() {
+            tracing::debug!(%path, "a command's directory could not be made");
+        }
+    }
+
     fn rep(&mut self) -> u32 {
         let rep = self.next;
         self.next = self.next.wrapping_add(1).max(1);
