@@ -9,18 +9,12 @@ standard library tree (`scripts/build-python.sh` exports it) read-only at
 `STDLIB`.
 """
 
-import builtins
-import errno
 import gc
-import io
 import os
 import sys
-import types
 
-# Where componentize-py's sandbox had the standard library while the snapshot
-# was taken: the `__file__` of every pre-imported module, and so where
-# linecache and inspect look for their sources at run time.
-STDLIB = "/python"
+import interpreter
+from interpreter import STDLIB, exit_code_of, fresh_main, report, setup_stdio
 
 # What agents reach for first: paid for once at build time rather than at
 # every start (see guests/python/README.md for the size and time trade-off).
@@ -33,7 +27,7 @@ PRELOAD = """
     zipfile zlib
     _colorize code codeop contextlib importlib.machinery importlib.util
     inspect linecache locale py_compile runpy token tokenize warnings
-    zipimport
+    zipimport site ast keyword signal importlib.abc
 """.split()
 for _name in PRELOAD:
     __import__(_name)
@@ -41,43 +35,29 @@ for _name in PRELOAD:
 import importlib.machinery  # noqa: E402
 import linecache  # noqa: E402
 import runpy  # noqa: E402
-import subprocess  # noqa: E402
 import textwrap  # noqa: E402
 import warnings  # noqa: E402
 import zipimport  # noqa: E402
 
-from wit_world import exports  # noqa: E402
+import source_run  # noqa: E402
+import workspace_subprocess  # noqa: E402
+import ws_modules  # noqa: E402
+from wit_world import RunOutcome, exports  # noqa: E402
 from wit_world.imports import exit as wasi_exit  # noqa: E402
 
-_THIS_FILE = __file__
+interpreter.own_file(__file__)
+ws_modules.install()
+workspace_subprocess.install()
 
-NO_PROCESSES = (
-    "python3 runs here as a WebAssembly command, which cannot start "
-    "processes (subprocess, os.system, os.popen); run this with the "
-    "container backend instead (computer exec --backend container ...)"
-)
-
-
-# Compiled from source that linecache keeps in the snapshot: this module's
-# file exists only in the build sandbox, and a traceback through `Popen`
-# should end on a line it can show.
-_PATCHES_FILE = "<python3 command>"
-_PATCHES = """\
-def popen_init(self, *args, **kwargs):
-    raise OSError(errno.ENOTSUP, NO_PROCESSES)
-
-def system(command):
-    raise OSError(errno.ENOTSUP, NO_PROCESSES)
-"""
-_patches = {"errno": errno, "NO_PROCESSES": NO_PROCESSES}
-exec(compile(_PATCHES, _PATCHES_FILE, "exec"), _patches)
-linecache.cache[_PATCHES_FILE] = (len(_PATCHES), None, _PATCHES.splitlines(True), _PATCHES_FILE)
-
-# CPython's own message ("wasi does not support processes.") does not say
-# what to do instead.
-subprocess.Popen.__init__ = _patches["popen_init"]
-if not hasattr(os, "system"):
-    os.system = _patches["system"]
+# Modules CPython has no WebAssembly build of here, with what to do instead.
+NOT_HERE = {
+    "pip": "pip does not run in the workspace's WebAssembly python3 (it has no "
+    "network and builds nothing): install packages with the container backend, "
+    "e.g. computer exec --backend container 'pip install --target site-packages "
+    "PACKAGE'; pure-Python packages in a site-packages or .venv of the workspace "
+    "then import here",
+}
+NOT_HERE["ensurepip"] = NOT_HERE["venv"] = NOT_HERE["pip"]
 
 
 class UsageError(Exception):
@@ -203,94 +183,10 @@ Options:
 file   : program read from a script file, a directory or a zip file
 -      : program read from stdin (the default when no file is given)
 arg ...: arguments passed to the program in sys.argv[1:]
-Not here: child processes (subprocess), the interactive prompt, native
-extension modules; bz2, lzma, ssl and ctypes are missing.
+subprocess runs workspace commands and the shell (sh); not here: the
+interactive prompt, native extension modules, pip; bz2, lzma, ssl and
+ctypes are missing.
 """
-
-
-def _text_stream(fd, mode, name, like, unbuffered, line_buffering, errors):
-    raw = io.FileIO(fd, mode, closefd=False)
-    raw.name = name
-    if unbuffered:
-        buffer = raw
-    elif "r" in mode:
-        buffer = io.BufferedReader(raw)
-    else:
-        buffer = io.BufferedWriter(raw)
-    return io.TextIOWrapper(
-        buffer,
-        encoding=like.encoding if like is not None else "utf-8",
-        errors=errors or (like.errors if like is not None else "strict"),
-        line_buffering=line_buffering,
-        write_through=unbuffered,
-    )
-
-
-def setup_stdio(unbuffered, ioencoding):
-    """Fresh standard streams, buffered as CPython buffers them for pipes.
-
-    The snapshot's were made for the build sandbox, where PYTHONUNBUFFERED
-    was set: a write to the host for every print.
-    """
-    encoding, _, errors = (ioencoding or "").partition(":")
-    old = (sys.__stdin__, sys.__stdout__, sys.__stderr__)
-    stdin = _text_stream(0, "rb", "<stdin>", old[0], False, False, errors)
-    stdout = _text_stream(1, "wb", "<stdout>", old[1], unbuffered, False, errors)
-    stderr = _text_stream(2, "wb", "<stderr>", old[2], unbuffered, True, "backslashreplace")
-    if encoding:
-        for stream in (stdin, stdout, stderr):
-            stream.reconfigure(encoding=encoding)
-    sys.stdin = sys.__stdin__ = stdin
-    sys.stdout = sys.__stdout__ = stdout
-    sys.stderr = sys.__stderr__ = stderr
-
-
-def fresh_main():
-    main = types.ModuleType("__main__")
-    main.__builtins__ = builtins
-    sys.modules["__main__"] = main
-    return main
-
-
-def strip_own_frames(tb):
-    while tb is not None and tb.tb_frame.f_code.co_filename == _THIS_FILE:
-        tb = tb.tb_next
-    return tb
-
-
-def exit_code_of(exc):
-    """CPython's handling of an uncaught SystemExit: the status, printing a
-    non-integer code to stderr."""
-    code = exc.code
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    try:
-        stderr = sys.stderr
-        if stderr is None:
-            raise AttributeError
-        stderr.write(str(code) + "\n")
-    except BaseException:
-        sys.__stderr__.write(repr(code) + "\n")
-    return 1
-
-
-def report(exc):
-    """Print an uncaught exception as CPython does: through sys.excepthook,
-    with this module's frames left out."""
-    tb = strip_own_frames(exc.__traceback__)
-    exc.__traceback__ = tb
-    sys.last_exc = exc
-    sys.last_type, sys.last_value, sys.last_traceback = type(exc), exc, tb
-    try:
-        sys.excepthook(type(exc), exc, tb)
-    except BaseException as hook_error:
-        # As CPython's PyErr_Display does when the hook fails.
-        sys.stderr.write("Error in sys.excepthook:\n")
-        sys.__excepthook__(type(hook_error), hook_error, strip_own_frames(hook_error.__traceback__))
-        sys.stderr.write("\nOriginal exception was:\n")
-        sys.__excepthook__(type(exc), exc, tb)
 
 
 def compile_main(source, filename, opts):
@@ -361,6 +257,9 @@ def run_main(opts, argv0):
         main.__cached__ = None
         code = compile_main(source, "<stdin>", opts)
     _set_path0(path0, opts)
+    if opts.module is not None and opts.module.partition(".")[0] in NOT_HERE:
+        sys.stderr.write(f"{argv0}: {NOT_HERE[opts.module.partition('.')[0]]}\n")
+        return SystemExit(1)
     if opts.module is not None:
         # A submodule the snapshot holds would be run anyway, after runpy
         # warned that it was already imported; CPython imports it only now.
@@ -415,17 +314,10 @@ def configure(argv, env):
             sys.stderr.write(f"{prog}: cannot enter $PWD {pwd!r}: {e.strerror}\n")
             return opts, 1
 
-    # The build sandbox's entries (/0, /world, /bundled ...) would be
-    # workspace paths now: only the standard library stays.
-    path = []
-    pythonpath = getenv("PYTHONPATH")
-    if pythonpath:
-        path.extend(os.path.abspath(p) for p in pythonpath.split(os.pathsep))
-    path.append(STDLIB)
-    sys.path[:] = path
-    # Not importlib.invalidate_caches(): it imports importlib.metadata, which
-    # is not in the snapshot (nor anywhere, without the stdlib mount).
-    sys.path_importer_cache.clear()
+    interpreter.set_path(
+        getenv("PYTHONPATH"),
+        [] if opts.ignore_env else interpreter.site_dirs(env, os.getcwd()),
+    )
 
     sys.dont_write_bytecode = True
     sys.executable = prog
@@ -443,56 +335,11 @@ def configure(argv, env):
     return opts, None
 
 
-def flush_std_files():
-    """Flush stdout and stderr as CPython does at exit: a failing stdout turns
-    the status into 120."""
-    status = None
-    for stream in (sys.stdout, sys.stderr):
-        if stream is None or getattr(stream, "closed", True):
-            continue
-        try:
-            stream.flush()
-        except BaseException as e:
-            if stream is sys.stdout:
-                try:
-                    sys.stderr.write("Exception ignored on flushing sys.stdout:\n")
-                    sys.__excepthook__(type(e), e, None)
-                except BaseException:
-                    pass
-                status = 120
-    return status
-
-
-def finalize(snapshot_modules):
-    """What interpreter shutdown would do for the program's objects.
-
-    The instance is dropped without `Py_FinalizeEx`, so files the program
-    left open would never flush (nor a ZipFile write its directory). Drop
-    `__main__` and the modules the program brought in from the workspace, as
-    CPython's finalization does first, and let their objects' `__del__` run.
-    """
-    main = sys.modules.get("__main__")
-    if main is not None:
-        main.__dict__.clear()
-    gc.collect()
-    for name in reversed(list(sys.modules)):
-        module = sys.modules.get(name)
-        if name in snapshot_modules or module is None:
-            continue
-        origin = getattr(module, "__file__", None)
-        if not isinstance(origin, str) or origin.startswith(STDLIB + "/"):
-            continue
-        try:
-            module.__dict__.clear()
-        except BaseException:
-            pass
-    gc.collect()
-
-
 def main():
     argv = list(sys.argv)
     snapshot_modules = set(sys.modules)
     status = 0
+    interpreter.reseed()
     try:
         opts, status = configure(argv, dict(os.environ))
         if status is None:
@@ -505,22 +352,7 @@ def main():
     except BaseException as e:
         report(e)
         status = 1
-    try:
-        import atexit
-
-        atexit._run_exitfuncs()
-    except SystemExit as e:
-        status = exit_code_of(e)
-    except BaseException as e:
-        report(e)
-    try:
-        finalize(snapshot_modules)
-    except BaseException as e:
-        report(e)
-    flushed = flush_std_files()
-    if flushed is not None and status == 0:
-        status = flushed
-    return status
+    return interpreter.shut_down(status, snapshot_modules)
 
 
 def _os_exit(status):
@@ -538,7 +370,17 @@ gc.freeze()
 
 
 class Run(exports.Run):
+    """The `python3` command."""
+
     def run(self) -> None:
         status = main() & 0xFF
         if status:
             wasi_exit.exit_with_code(status)
+
+
+class WitWorld:
+    """The `python` backend."""
+
+    def run(self, request) -> RunOutcome:
+        status, value = source_run.run(request)
+        return RunOutcome(exit_code=status, value_json=value)

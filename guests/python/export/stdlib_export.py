@@ -55,3 +55,8 @@ from wit_world import exports  # noqa: E402
 class Run(exports.Run):
     def run(self) -> None:
         raise SystemExit("stdlib_export is a build step, not a program")
+
+
+class WitWorld:
+    def run(self, request):
+        raise SystemExit("stdlib_export is a build step, not a program")

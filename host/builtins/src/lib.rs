@@ -5,7 +5,10 @@ mod blob;
 
 use std::sync::Arc;
 
-use computer_runtime::{Bytes, CommandSpec, ExecError, FileTree, Mount, MountSource, Runtime};
+use computer_runtime::{
+    Bytes, CommandSpec, Commands, ExecError, FileTree, GuestProfile, Mount, MountSource,
+    RunnerSpec, Runtime,
+};
 
 /// Where `python3` finds its standard library: the path componentize-py's
 /// snapshot was taken with (every pre-imported module's `__file__` is
@@ -21,6 +24,26 @@ struct BuiltIn {
     sha256: &'static str,
     /// Where its files are mounted, and the packed files.
     files: Option<(&'static str, &'static [u8])>,
+    /// The backend the same component also serves (its runner-world face).
+    backend: Option<fn() -> (&'static str, GuestProfile)>,
+}
+
+/// The backend name of Python source runs.
+pub const PYTHON_BACKEND: &str = "python";
+
+fn python_backend() -> (&'static str, GuestProfile) {
+    let profile = GuestProfile {
+        description: "Python 3.14 (CPython, whole standard library). The run's JSON input is \
+                      the global `input`; the value of a last expression statement is returned \
+                      as JSON; `from ws.NAME import fn` calls ws: modules; subprocess runs \
+                      workspace commands and the shell."
+            .into(),
+        source: "Python source".into(),
+        commands: Commands::None,
+        program: Some("python".into()),
+        limits_env: None,
+    };
+    (PYTHON_BACKEND, profile)
 }
 
 fn all() -> Vec<BuiltIn> {
@@ -35,8 +58,17 @@ fn all() -> Vec<BuiltIn> {
                 PYTHON_LIB,
                 include_bytes!(env!("COMPUTER_PYTHON_WASM_FILES")),
             )),
+            backend: Some(python_backend),
         },
     ]
+}
+
+/// The backends this binary's built-in components serve.
+pub fn built_in_backends() -> Vec<&'static str> {
+    all()
+        .iter()
+        .filter_map(|b| b.backend.map(|f| f().0))
+        .collect()
 }
 
 /// The names of the commands this binary has built in.
@@ -45,8 +77,8 @@ pub fn built_in() -> Vec<&'static str> {
 }
 
 /// Registers every built-in command on `runtime` (a workspace's own
-/// command of the same name still wins). Nothing is compiled or copied
-/// here.
+/// command of the same name still wins), and the backends their components
+/// also serve (`python`). Nothing is compiled or copied here.
 pub fn register(runtime: &Runtime) -> Result<(), ExecError> {
     for b in all() {
         let mounts = match b.files {
@@ -69,6 +101,16 @@ pub fn register(runtime: &Runtime) -> Result<(), ExecError> {
                 component: Bytes::from_static(b.component),
                 mounts: mounts.clone(),
                 sha256: Some(b.sha256.to_owned()),
+            })?;
+        }
+        if let Some(backend) = b.backend {
+            let (name, profile) = backend();
+            runtime.register_runner(RunnerSpec {
+                name: name.to_owned(),
+                component: Bytes::from_static(b.component),
+                sha256: Some(b.sha256.to_owned()),
+                profile,
+                mounts: mounts.clone(),
             })?;
         }
     }

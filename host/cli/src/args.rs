@@ -101,6 +101,8 @@ pub enum Command {
     /// The container backend's container for this workspace: stop, status
     #[command(subcommand)]
     Container(crate::container_cmd::ContainerCommand),
+    /// Compile the built-in components (python3, the guests) into the component cache now, so that no first run waits for it
+    Prepare,
     /// Serve the agent tools over MCP on stdin/stdout (logs go to stderr)
     Mcp {
         #[command(flatten)]
@@ -133,7 +135,7 @@ pub struct ToolSetArgs {
 
 #[derive(Args, Debug)]
 pub struct ExecArgs {
-    /// Backend: shell (bash), js, command (one command component; the source is its command line), container (sh in a Docker/Podman container), auto (shell, then container on "command not found"), or a guest registered with --guest
+    /// Backend: shell (bash), js, python (CPython 3.14), command (one command component; the source is its command line), container (sh in a Docker/Podman container), auto (shell, then container on "command not found"), or a guest registered with --guest
     #[arg(long, default_value = "shell")]
     pub backend: String,
     /// Image for the container and auto backends [default: $COMPUTER_CONTAINER_IMAGE, else localhost/computer-busybox:latest]
@@ -145,7 +147,7 @@ pub struct ExecArgs {
     /// Environment variable for the run (the host's are never passed)
     #[arg(long = "env", value_name = "K=V")]
     pub env: Vec<String>,
-    /// JSON input (JS: the argument of the default export)
+    /// JSON input (JS: the argument of the default export; Python: the global `input`)
     #[arg(long)]
     pub input: Option<String>,
     /// Feed this host file to the run's stdin (- for this process's stdin)

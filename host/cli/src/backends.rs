@@ -5,7 +5,14 @@
 use computer_container::{
     AUTO_BACKEND, CONTAINER_BACKEND, ContainerBackend, ContainerConfig, ContainerError,
 };
-use computer_runtime::{Runtime, RuntimeConfig};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use computer_runtime::{CompileEvent, CompileObserver, Runtime, RuntimeConfig};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+use crate::output::Out;
 
 use crate::error::{CliError, CliResult};
 
@@ -17,9 +24,12 @@ pub const CONTAINER_BACKENDS: [&str; 2] = [CONTAINER_BACKEND, AUTO_BACKEND];
 /// (a bad `COMPUTER_CONTAINER_*` value) leaves them out; the reason is
 /// returned with the runtime so a run that asks for them can say why.
 pub fn runtime(
-    config: RuntimeConfig,
+    mut config: RuntimeConfig,
     container: bool,
 ) -> CliResult<(Runtime, Option<ContainerError>)> {
+    if config.on_compile.is_none() {
+        config.on_compile = Some(compile_spinner());
+    }
     let runtime = Runtime::with_builtin_guests(config)?;
     computer_builtins::register(&runtime)?;
     if !container {
@@ -35,6 +45,72 @@ pub fn runtime(
             Ok((runtime, Some(e)))
         }
     }
+}
+
+/// A spinner on stderr while a component compiles (the first run of
+/// `python3` on a machine waits seconds for it). indicatif draws only on a
+/// terminal, so piped stderr, which agents and tests read, stays the run's.
+fn compile_spinner() -> CompileObserver {
+    let current: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    CompileObserver(Arc::new(move |event| {
+        let mut slot = current.lock().unwrap_or_else(|e| e.into_inner());
+        match event {
+            CompileEvent::Started { name, bytes } => {
+                let bar = ProgressBar::new_spinner();
+                bar.set_style(
+                    ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+                        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                );
+                bar.set_message(format!(
+                    "compiling {name} ({} MB) for this machine, once: later runs load it from the cache",
+                    bytes >> 20
+                ));
+                bar.enable_steady_tick(Duration::from_millis(120));
+                *slot = Some(bar);
+            }
+            CompileEvent::Finished { .. } => {
+                if let Some(bar) = slot.take() {
+                    bar.finish_and_clear();
+                }
+            }
+        }
+    }))
+}
+
+/// `computer prepare`: every built-in component compiled into the cache,
+/// one line each; exit 1 if one cannot be.
+pub fn prepare(out: Out) -> CliResult<u8> {
+    let (runtime, _) = runtime(RuntimeConfig::default(), false)?;
+    let started = Instant::now();
+    let results: Vec<(String, Result<(), String>)> = runtime
+        .prepare()
+        .into_iter()
+        .map(|(name, r)| (name, r.map_err(|e| e.to_string())))
+        .collect();
+    let failed = results.iter().any(|(_, r)| r.is_err());
+    out.emit(
+        json!({
+            "cache_dir": runtime.cache_dir(),
+            "prepared": results.iter().map(|(name, r)| match r {
+                Ok(()) => json!({"name": name, "ok": true}),
+                Err(e) => json!({"name": name, "ok": false, "error": e}),
+            }).collect::<Vec<_>>(),
+        }),
+        || {
+            for (name, r) in &results {
+                match r {
+                    Ok(()) => println!("{name}: ready"),
+                    Err(e) => println!("{name}: {e}"),
+                }
+            }
+            println!(
+                "cache: {} ({:.1} s)",
+                runtime.cache_dir().display(),
+                started.elapsed().as_secs_f64()
+            );
+        },
+    );
+    Ok(u8::from(failed))
 }
 
 /// The container backend as `COMPUTER_CONTAINER_*` configures it; image

@@ -57,6 +57,9 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         tools_cmd::print(*format, tools)?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Command::Prepare = &cli.command {
+        return Ok(ExitCode::from(backends::prepare(out)?));
+    }
     let path = workspace_path(&cli);
     let ws = Workspace::open(&path)?;
     match cli.command {
@@ -119,7 +122,7 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         Command::Modules(cmd) => modules_cmd::run(&ws, cmd, out)?,
         Command::Container(cmd) => return Ok(ExitCode::from(container_cmd::run(&ws, cmd, out)?)),
         Command::Mcp { tools, recover } => mcp_cmd::serve(ws, tools, recover)?,
-        Command::Tools { .. } => unreachable!("handled above"),
+        Command::Tools { .. } | Command::Prepare => unreachable!("handled above"),
     }
     Ok(ExitCode::SUCCESS)
 }

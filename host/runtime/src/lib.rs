@@ -33,6 +33,7 @@ pub use commands::{CommandListing, CommandOrigin, CommandSpec, MAX_COMMAND_DEPTH
 pub use computer_store::{OnInterrupt, RunStatus};
 pub use durable::lease::RunLease;
 pub use durable::runs::Recovered;
+pub use engine::component_cache::{CompileEvent, CompileObserver};
 pub use error::ExecError;
 pub use host::modules::{FunctionInfo, HostModule, ModuleCallError, ModuleRegistry, ParamInfo};
 pub use host::wasi_fs::{FileTree, Mount, MountSource};
@@ -87,6 +88,8 @@ pub struct RuntimeConfig {
     /// process may take the run over after that (on the same machine, at
     /// once when the owner is gone).
     pub lease: std::time::Duration,
+    /// Told when a component has to be compiled (not in the cache yet).
+    pub on_compile: Option<CompileObserver>,
 }
 
 impl Default for RuntimeConfig {
@@ -99,6 +102,7 @@ impl Default for RuntimeConfig {
             on_interrupt: OnInterrupt::Replay,
             backend_on_interrupt: HashMap::new(),
             lease: std::time::Duration::from_secs(15),
+            on_compile: None,
         }
     }
 }
@@ -135,6 +139,7 @@ impl Inner {
             component,
             digest,
             &self.cache_dir,
+            self.config.on_compile.as_ref(),
         )?;
         let pre = self
             .linker
@@ -152,6 +157,23 @@ impl Inner {
         })?;
         Ok(Arc::new(Guest { pre }))
     }
+}
+
+/// A runner-world component to register as a backend
+/// ([`Runtime::register_runner`]).
+#[derive(Clone)]
+pub struct RunnerSpec {
+    /// The backend name runs ask for.
+    pub name: String,
+    /// The component's bytes (`Bytes::from_static` for an embedded one).
+    pub component: Bytes,
+    /// Its SHA-256 in hex, when the build computed it (else hashed on
+    /// first use).
+    pub sha256: Option<String>,
+    /// How it presents itself and prepares its runs.
+    pub profile: GuestProfile,
+    /// Read-only trees its runs see besides the workspace.
+    pub mounts: Vec<Mount>,
 }
 
 /// The process-wide execution runtime. Cheap to clone.
@@ -189,7 +211,11 @@ impl Runtime {
     /// compiled on first use.
     pub fn with_builtin_guests(config: RuntimeConfig) -> Result<Self, ExecError> {
         let rt = Runtime::new(config)?;
-        for backend in backend::builtin::backends() {
+        let backends = backend::builtin::backends();
+        for (name, command) in backend::builtin::runner_commands(&backends) {
+            rt.inner.commands.register_runner(name, command);
+        }
+        for backend in backends {
             rt.register_backend(backend)?;
         }
         Ok(rt)
@@ -216,6 +242,30 @@ impl Runtime {
             name: name.to_owned(),
             slot: GuestSlot::Ready(guest),
             profile,
+            mounts: Vec::new(),
+        }))
+    }
+
+    /// Registers a runner-world component as backend `spec.name`, with the
+    /// read-only trees its runs see; it is compiled on first use (or loaded
+    /// from the component cache), so a process that never runs it never
+    /// pays for it.
+    pub fn register_runner(&self, spec: RunnerSpec) -> Result<(), ExecError> {
+        backend::registry::validate_backend_name(&spec.name)?;
+        run::command::validate_mounts(&format!("backend {}", spec.name), &spec.mounts)?;
+        let digest = spec
+            .sha256
+            .as_deref()
+            .and_then(engine::component_cache::parse_digest);
+        self.register_backend(Arc::new(GuestBackend {
+            name: spec.name,
+            slot: GuestSlot::Lazy {
+                bytes: spec.component,
+                digest,
+                loaded: Default::default(),
+            },
+            profile: spec.profile,
+            mounts: spec.mounts,
         }))
     }
 
@@ -226,6 +276,19 @@ impl Runtime {
             reason: format!("cannot read {}: {e}", path.display()),
         })?;
         self.register_guest(name, &bytes)
+    }
+
+    /// Compiles every registered component that is compiled on first use
+    /// (built-in commands, built-in and lazily registered backends) into
+    /// the component cache now, so no later run waits for it; each name
+    /// with its outcome. Already cached ones only load.
+    pub fn prepare(&self) -> Vec<(String, Result<(), ExecError>)> {
+        let mut out = self.inner.commands.prepare_all(&self.inner);
+        for backend in self.all_backends() {
+            let name = backend.info().name;
+            out.push((name, backend.prepare(self)));
+        }
+        out
     }
 
     /// The `ws:` modules guests can call.

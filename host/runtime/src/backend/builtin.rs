@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::backend::Commands;
 use crate::backend::guest::{GuestBackend, GuestProfile, GuestSlot};
+use crate::commands::registry::RunnerCommand;
 use crate::run::limits::Limits;
 
 /// Backend name of the built-in JavaScript guest.
@@ -85,12 +86,13 @@ pub(crate) fn backends() -> Vec<Arc<GuestBackend>> {
             Arc::new(GuestBackend {
                 name: name.to_owned(),
                 slot: GuestSlot::Lazy {
-                    bytes,
+                    bytes: bytes::Bytes::from_static(bytes),
                     digest: builtin_digest(name)
                         .and_then(crate::engine::component_cache::parse_digest),
                     loaded: OnceLock::new(),
                 },
                 profile: profile(name),
+                mounts: Vec::new(),
             })
         })
         .collect();
@@ -125,5 +127,32 @@ pub(crate) fn command_guest_backend() -> Arc<GuestBackend> {
             program: None,
             limits_env: None,
         },
+        mounts: Vec::new(),
     })
+}
+
+/// The source a shell runs when started as a command (`sh ARGS`): its
+/// `bash` built-in reads `-c`, a script file or stdin as bash would.
+const SHELL_AS_COMMAND: &str = "bash \"$@\"";
+
+/// The built-in backends that runs may also start as commands, by command
+/// name: the shell as `sh` and `bash`.
+pub(crate) fn runner_commands(
+    backends: &[Arc<GuestBackend>],
+) -> Vec<(&'static str, RunnerCommand)> {
+    let Some(shell) = backends.iter().find(|b| b.name == SHELL_BACKEND) else {
+        return Vec::new();
+    };
+    ["sh", "bash"]
+        .into_iter()
+        .map(|name| {
+            (
+                name,
+                RunnerCommand {
+                    backend: shell.clone(),
+                    source: SHELL_AS_COMMAND,
+                },
+            )
+        })
+        .collect()
 }

@@ -7,14 +7,17 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use bytes::Bytes;
 use computer_store::{DurableRun, NewRun, NodeKind, OnInterrupt, Workspace};
 use serde_json::Value;
 
 use crate::backend::{Backend, BackendInfo, Commands, Resume};
 use crate::bindings::RunnerPre;
+use crate::commands::registry::Start;
 use crate::durable::lease;
 use crate::durable::runs::RunSpec;
 use crate::error::ExecError;
+use crate::host::wasi_fs::Mount;
 use crate::run::exec::Slot;
 use crate::run::handle::RunHandle;
 use crate::run::job::{Job, Program};
@@ -34,7 +37,7 @@ pub(crate) struct Guest {
 pub(crate) enum GuestSlot {
     Ready(Arc<Guest>),
     Lazy {
-        bytes: &'static [u8],
+        bytes: Bytes,
         /// The bytes' SHA-256, when the build computed it.
         digest: Option<[u8; 32]>,
         loaded: OnceLock<Result<Arc<Guest>, String>>,
@@ -80,6 +83,9 @@ pub(crate) struct GuestBackend {
     pub name: String,
     pub slot: GuestSlot,
     pub profile: GuestProfile,
+    /// Read-only trees its runs see besides the workspace (Python's
+    /// standard library).
+    pub mounts: Vec<Mount>,
 }
 
 impl GuestBackend {
@@ -100,16 +106,27 @@ impl GuestBackend {
                 .ok_or_else(|| ExecError::CommandNotFound {
                     name: argv[0].clone(),
                 })?;
+            let Start::Component(pre) = resolved.start else {
+                return Err(ExecError::InvalidOption(format!(
+                    "{} is a backend's interpreter, not a command component: run its \
+                     scripts with that backend (--backend shell)",
+                    argv[0]
+                )));
+            };
             let program = Program::Command {
-                pre: resolved.pre,
+                pre,
                 mounts: resolved.mounts,
             };
             return Ok((program, Some(argv)));
         }
-        Ok((Program::Runner(self.guest(&rt.inner)?), None))
+        let program = Program::Runner {
+            guest: self.guest(&rt.inner)?,
+            mounts: self.mounts.clone(),
+        };
+        Ok((program, None))
     }
 
-    fn guest(&self, inner: &Inner) -> Result<Arc<Guest>, ExecError> {
+    pub(crate) fn guest(&self, inner: &Inner) -> Result<Arc<Guest>, ExecError> {
         match &self.slot {
             GuestSlot::Commands => Err(ExecError::BadGuest {
                 name: self.name.clone(),
@@ -214,6 +231,13 @@ impl Backend for GuestBackend {
             source: self.profile.source.clone(),
             commands: self.profile.commands.clone(),
             slow_start: false,
+        }
+    }
+
+    fn prepare(&self, rt: &Runtime) -> Result<(), ExecError> {
+        match &self.slot {
+            GuestSlot::Lazy { .. } => self.guest(&rt.inner).map(|_| ()),
+            GuestSlot::Ready(_) | GuestSlot::Commands => Ok(()),
         }
     }
 

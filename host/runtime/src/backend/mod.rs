@@ -103,6 +103,12 @@ pub trait Backend: Send + Sync {
         Ok(())
     }
 
+    /// Does now what its first run would otherwise wait for (compiling a
+    /// guest loaded on first use).
+    fn prepare(&self, _rt: &Runtime) -> Result<(), ExecError> {
+        Ok(())
+    }
+
     /// Stops a run of this backend; false if none such runs here.
     fn kill(&self, _run_id: &str) -> bool {
         false

@@ -13,7 +13,8 @@ use wasmtime::component::ResourceTable;
 use wasmtime_wasi::WasiCtx;
 
 use super::link::{Link, LinkStream, Role, Step};
-use super::registry::Resolved;
+use super::registry::{Resolved, Start};
+use crate::bindings::RunRequest;
 use crate::durable::journal::SharedJournal;
 use crate::host::wasi_fs::{TMP, WasiFs};
 use crate::run::limits::MemoryLimiter;
@@ -206,15 +207,28 @@ impl Child {
         // must find one.
         state.wasi_fs.ensure_workspace_dir(TMP);
         let mut store = watched_store(&inner, state, None);
-        let result = self
-            .resolved
-            .pre
-            .instantiate(&mut store)
-            .and_then(|cmd| cmd.wasi_cli_run().call_run(&mut store));
+        let result = match &self.resolved.start {
+            Start::Component(pre) => pre
+                .instantiate(&mut store)
+                .and_then(|cmd| cmd.wasi_cli_run().call_run(&mut store))
+                .map(|ended| i32::from(ended.is_err())),
+            Start::Runner { guest, source } => {
+                let request = RunRequest {
+                    source: (*source).to_owned(),
+                    argv: self.request.argv.clone(),
+                    cwd: self.request.cwd.clone(),
+                    input_json: None,
+                };
+                guest
+                    .pre
+                    .instantiate(&mut store)
+                    .and_then(|runner| runner.call_run(&mut store, &request))
+                    .map(|outcome| outcome.exit_code)
+            }
+        };
         store.data_mut().wasi_fs.remove_stale_locks();
         let code = match result {
-            Ok(Ok(())) => 0,
-            Ok(Err(())) => 1,
+            Ok(code) => code,
             Err(e) => self.ended_by(&e, store.data()),
         };
         // Dropping the store commits the command's open files: the caller

@@ -18,6 +18,7 @@ use serde::Serialize;
 use wasmtime_wasi::p2::bindings::sync::CommandPre;
 
 use crate::Inner;
+use crate::backend::guest::{Guest, GuestBackend};
 use crate::engine::component_cache;
 use crate::error::{ExecError, one_line};
 use crate::host::wasi_fs::{Mount, MountSource};
@@ -61,8 +62,29 @@ pub struct CommandListing {
 
 /// A command ready to instantiate.
 pub(crate) struct Resolved {
-    pub pre: Arc<CommandPre<RunState>>,
+    pub start: Start,
     pub mounts: Vec<Mount>,
+}
+
+/// What starting a command instantiates.
+pub(crate) enum Start {
+    /// A `wasi:cli/command` component: its `run`.
+    Component(Arc<CommandPre<RunState>>),
+    /// A runner guest given `source`, with the command's argv as its own
+    /// (the shell backend's bash as `sh`: `$0` is `sh`, then the args).
+    Runner {
+        guest: Arc<Guest>,
+        source: &'static str,
+    },
+}
+
+/// A runner guest offered to runs as a command (`sh`, `bash`): commands
+/// such as `python3`'s `subprocess.run(..., shell=True)` need a shell, and
+/// the shell is a backend. Not listed by `list-commands`, since the shell
+/// that lists them runs its own.
+pub(crate) struct RunnerCommand {
+    pub backend: Arc<GuestBackend>,
+    pub source: &'static str,
 }
 
 type Compiled = Arc<OnceLock<Result<Arc<CommandPre<RunState>>, String>>>;
@@ -88,6 +110,7 @@ impl Registered {
 #[derive(Default)]
 pub(crate) struct CommandRegistry {
     runtime: RwLock<BTreeMap<String, Arc<Registered>>>,
+    runners: RwLock<BTreeMap<String, Arc<RunnerCommand>>>,
     /// By component sha256.
     compiled: Mutex<HashMap<String, Compiled>>,
 }
@@ -102,6 +125,40 @@ impl CommandRegistry {
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .insert(registered.spec.name.clone(), registered);
+    }
+
+    pub(crate) fn register_runner(&self, name: &str, command: RunnerCommand) {
+        self.runners
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(name.to_owned(), Arc::new(command));
+    }
+
+    /// Compiles every runtime command not compiled yet (one per digest).
+    pub(crate) fn prepare_all(&self, inner: &Inner) -> Vec<(String, Result<(), ExecError>)> {
+        let registered: Vec<Arc<Registered>> = self
+            .runtime
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for r in registered {
+            let digest = r.digest();
+            if !seen.insert(digest) {
+                continue;
+            }
+            let key: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+            let done = self
+                .compiled(inner, &r.spec.name, &key, || {
+                    Ok((r.spec.component.clone(), digest))
+                })
+                .map(|_| ());
+            out.push((r.spec.name.clone(), done));
+        }
+        out
     }
 
     /// Every command a run in `ws` can call, by name.
@@ -162,7 +219,10 @@ impl CommandRegistry {
                 let digest = digest.unwrap_or_else(|| component_cache::digest(&bytes));
                 Ok((Bytes::from(bytes), digest))
             })?;
-            return Ok(Some(Resolved { pre, mounts }));
+            return Ok(Some(Resolved {
+                start: Start::Component(pre),
+                mounts,
+            }));
         }
         let found = self
             .runtime
@@ -171,7 +231,7 @@ impl CommandRegistry {
             .get(name)
             .cloned();
         let Some(registered) = found else {
-            return Ok(None);
+            return self.resolve_runner(inner, name);
         };
         let digest = registered.digest();
         let key: String = digest.iter().map(|b| format!("{b:02x}")).collect();
@@ -179,8 +239,27 @@ impl CommandRegistry {
             Ok((registered.spec.component.clone(), digest))
         })?;
         Ok(Some(Resolved {
-            pre,
+            start: Start::Component(pre),
             mounts: registered.spec.mounts.clone(),
+        }))
+    }
+
+    fn resolve_runner(&self, inner: &Inner, name: &str) -> Result<Option<Resolved>, ExecError> {
+        let found = self
+            .runners
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(name)
+            .cloned();
+        let Some(runner) = found else {
+            return Ok(None);
+        };
+        Ok(Some(Resolved {
+            start: Start::Runner {
+                guest: runner.backend.guest(inner)?,
+                source: runner.source,
+            },
+            mounts: runner.backend.mounts.clone(),
         }))
     }
 
@@ -229,8 +308,14 @@ fn compile_digested(
         name: name.to_owned(),
         reason,
     };
-    let component =
-        component_cache::load_digested(&inner.engine, name, bytes, digest, &inner.cache_dir)?;
+    let component = component_cache::load_digested(
+        &inner.engine,
+        name,
+        bytes,
+        digest,
+        &inner.cache_dir,
+        inner.config.on_compile.as_ref(),
+    )?;
     let pre = inner
         .linker
         .instantiate_pre(&component)

@@ -60,8 +60,32 @@ pub(crate) fn load(
     name: &str,
     bytes: &[u8],
     dir: &Path,
+    observer: Option<&CompileObserver>,
 ) -> Result<Component, ExecError> {
-    load_digested(engine, name, bytes, &digest(bytes), dir)
+    load_digested(engine, name, bytes, &digest(bytes), dir, observer)
+}
+
+/// What a compile that the cache could not spare is about.
+#[derive(Debug, Clone)]
+pub enum CompileEvent {
+    /// Compiling the component `name` (`bytes` long) starts.
+    Started { name: String, bytes: usize },
+    /// It is compiled (and cached for the next process).
+    Finished {
+        name: String,
+        elapsed: std::time::Duration,
+    },
+}
+
+/// Told of every compile the component cache could not spare (a 24 MB
+/// interpreter takes seconds), so a front end can say why it waits.
+#[derive(Clone)]
+pub struct CompileObserver(pub std::sync::Arc<dyn Fn(&CompileEvent) + Send + Sync>);
+
+impl std::fmt::Debug for CompileObserver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CompileObserver(..)")
+    }
 }
 
 /// As [`load`], for bytes whose SHA-256 the caller already has (computed at
@@ -74,6 +98,7 @@ pub(crate) fn load_digested(
     bytes: &[u8],
     digest: &[u8; 32],
     dir: &Path,
+    observer: Option<&CompileObserver>,
 ) -> Result<Component, ExecError> {
     let path = dir.join(format!("{}.cwasm", key(engine, digest)));
     if path.exists() {
@@ -89,6 +114,13 @@ pub(crate) fn load_digested(
             ),
         }
     }
+    let started = std::time::Instant::now();
+    if let Some(o) = observer {
+        (o.0)(&CompileEvent::Started {
+            name: name.to_owned(),
+            bytes: bytes.len(),
+        });
+    }
     let component = Component::new(engine, bytes).map_err(|e| ExecError::BadGuest {
         name: name.to_owned(),
         reason: format!(
@@ -99,6 +131,12 @@ pub(crate) fn load_digested(
     if let Err(e) = store(&component, dir, &path) {
         // The cache is an optimization: run without it.
         tracing::warn!("cannot cache compiled component in {}: {e}", dir.display());
+    }
+    if let Some(o) = observer {
+        (o.0)(&CompileEvent::Finished {
+            name: name.to_owned(),
+            elapsed: started.elapsed(),
+        });
     }
     Ok(component)
 }

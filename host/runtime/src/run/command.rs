@@ -42,6 +42,19 @@ pub struct CommandOptions {
     pub mounts: Vec<Mount>,
 }
 
+/// Mounts go at absolute paths, never over the whole workspace.
+pub(crate) fn validate_mounts(owner: &str, mounts: &[Mount]) -> Result<(), ExecError> {
+    for m in mounts {
+        if !m.guest_path.starts_with('/') || m.guest_path == "/" {
+            return Err(ExecError::InvalidOption(format!(
+                "mount path {:?} of {owner} must be an absolute path other than /",
+                m.guest_path
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The backend name a command's result reports.
 const COMMAND_BACKEND: &str = "command";
 
@@ -52,14 +65,7 @@ impl Runtime {
     /// on first use (or loaded from the component cache).
     pub fn register_command(&self, spec: CommandSpec) -> Result<(), ExecError> {
         computer_store::validate_command_name(&spec.name)?;
-        for m in &spec.mounts {
-            if !m.guest_path.starts_with('/') || m.guest_path == "/" {
-                return Err(ExecError::InvalidOption(format!(
-                    "mount path {:?} of command {} must be an absolute path other than /",
-                    m.guest_path, spec.name
-                )));
-            }
-        }
+        validate_mounts(&spec.name, &spec.mounts)?;
         self.inner.commands.register(spec);
         Ok(())
     }
@@ -87,8 +93,13 @@ impl Runtime {
         options: CommandOptions,
     ) -> Result<RunResult, ExecError> {
         let inner = &self.inner;
-        let component =
-            crate::engine::component_cache::load(&inner.engine, name, component, &inner.cache_dir)?;
+        let component = crate::engine::component_cache::load(
+            &inner.engine,
+            name,
+            component,
+            &inner.cache_dir,
+            inner.config.on_compile.as_ref(),
+        )?;
         let started = Instant::now();
         let (events, _rx) = mpsc::channel();
         let stdout = Sink::new(Channel::Stdout, options.limits.stdout_bytes, events.clone());

@@ -33,7 +33,10 @@ use crate::run::state::{Nesting, RunState, Stop, finish_wasi, watched_store};
 /// What a run runs.
 pub(crate) enum Program {
     /// A runner-world guest, given the source.
-    Runner(Arc<Guest>),
+    Runner {
+        guest: Arc<Guest>,
+        mounts: Vec<Mount>,
+    },
     /// A `wasi:cli/command` component, given argv.
     Command {
         pre: Arc<CommandPre<RunState>>,
@@ -225,8 +228,7 @@ impl Job {
         lost: Arc<AtomicBool>,
     ) -> Store<RunState> {
         let mounts: &[Mount] = match &self.program {
-            Program::Runner(_) => &[],
-            Program::Command { mounts, .. } => mounts,
+            Program::Runner { mounts, .. } | Program::Command { mounts, .. } => mounts,
         };
         let state = RunState {
             wasi,
@@ -270,7 +272,7 @@ impl Job {
             input_json: self.options.input.clone(),
         };
         let result = match &self.program {
-            Program::Runner(guest) => guest
+            Program::Runner { guest, .. } => guest
                 .pre
                 .instantiate(&mut store)
                 .and_then(|runner| runner.call_run(&mut store, &request)),

@@ -103,11 +103,17 @@ impl ComponentModule {
         let name = format!("ws:{bare}");
         let allow = AllowList::parse(&allow_hosts).map_err(|e| bad(&name, e))?;
         let engine = runtime.inner.engine.clone();
-        let component = component_cache::load(&engine, &name, bytes, &runtime.inner.cache_dir)
-            .map_err(|e| match e {
-                ExecError::BadGuest { reason, .. } => bad(&name, reason),
-                other => other,
-            })?;
+        let component = component_cache::load(
+            &engine,
+            &name,
+            bytes,
+            &runtime.inner.cache_dir,
+            runtime.inner.config.on_compile.as_ref(),
+        )
+        .map_err(|e| match e {
+            ExecError::BadGuest { reason, .. } => bad(&name, reason),
+            other => other,
+        })?;
         let (interface, funcs) = exports::read_exports(&engine, &component, &name)?;
         let linker = state::linker(&engine)?;
         let pre = linker.instantiate_pre(&component).map_err(|e| {
