@@ -297,3 +297,46 @@ async fn tool_errors_are_results_not_protocol_errors() {
     let stderr = s.stop().await;
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_exec_over_mcp() {
+    let ws = Ws::new();
+    ws.put("/data/nums.txt", "3\n4\n");
+    let s = Session::start(&ws, &[]).await;
+    let exec = s
+        .list_tools()
+        .await
+        .into_iter()
+        .find(|t| t.name == "exec")
+        .expect("an exec tool");
+    let offered = exec.input_schema["properties"]["backend"]["enum"].clone();
+    assert!(
+        offered.as_array().is_some_and(|b| b.contains(&json!("python"))),
+        "{offered}"
+    );
+    let v = s
+        .ok(
+            "exec",
+            json!({
+                "backend": "python",
+                "cwd": "/data",
+                "input": {"scale": 10},
+                "command": "import pathlib, subprocess\nnums = [int(x) for x in pathlib.Path('nums.txt').read_text().split()]\nprint(subprocess.run(['wc', '-l', 'nums.txt'], capture_output=True, text=True).stdout.split()[0])\npathlib.Path('sum.txt').write_text(str(sum(nums)))\n{'total': sum(nums) * input['scale']}",
+            }),
+        )
+        .await;
+    assert_eq!(v["exitCode"], 0, "{v}");
+    assert_eq!(v["stdout"], "2\n", "{v}");
+    assert_eq!(v["value"], json!({"total": 70}), "{v}");
+    assert_eq!(v["backend"], "python");
+    let v = s
+        .ok(
+            "exec",
+            json!({"backend": "python", "command": "raise SystemExit('no good')"}),
+        )
+        .await;
+    assert_eq!(v["exitCode"], 1, "{v}");
+    assert_eq!(v["stderr"], "no good\n", "{v}");
+    s.stop().await;
+    assert_eq!(ws.cat("/data/sum.txt"), "7");
+}
