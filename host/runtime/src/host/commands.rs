@@ -36,6 +36,7 @@ impl commands::HostInvocation for RunState {
         &mut self,
         request: InvocationRequest,
     ) -> wasmtime::Result<Result<Resource<Invocation>, StartError>> {
+        self.wasi_fs.hand_over()?;
         let request = Request {
             name: request.name,
             argv: request.argv,
@@ -51,6 +52,8 @@ impl commands::HostInvocation for RunState {
     }
 
     fn next(&mut self, inv: Resource<Invocation>) -> wasmtime::Result<Event> {
+        // The command sees the workspace as this run left it so far.
+        self.wasi_fs.hand_over()?;
         Ok(match self.table.get(&inv)?.next() {
             Step::Output(Channel::Stdout, bytes) => Event::Stdout(bytes),
             Step::Output(Channel::Stderr, bytes) => Event::Stderr(bytes),

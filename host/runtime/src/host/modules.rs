@@ -206,6 +206,7 @@ impl modules::Host for RunState {
         function: String,
         args_json: String,
     ) -> wasmtime::Result<Result<String, ModuleError>> {
+        self.wasi_fs.hand_over()?;
         let args: Value = match serde_json::from_str(&args_json) {
             Ok(v) => v,
             Err(e) => {

@@ -252,6 +252,7 @@ impl types::HostDescriptor for RunState {
     ) -> FsResult<MetadataHashValue> {
         let d = self.wasi_fs.dir(&fd)?;
         let full = super::join(&d.path, &path)?;
+        self.wasi_fs.settle(&d.tree, &full)?;
         let follow = flags.contains(PathFlags::SYMLINK_FOLLOW);
         let m = d.tree.stat_for(&full, follow, Asker::Hash)?;
         Ok(self.wasi_fs.hash(&m))

@@ -1,4 +1,7 @@
-//! An open file. Reads go to the tree until the first change; the first
+//! An open file, shared by every descriptor of the run that has the same
+//! path open (`WasiFs::open_files`), as the one inode they all reach would
+//! be: what one writes, another reads, before any commit. Reads go to the
+//! tree until the first change; the first
 //! write, `set-size` or append loads the file once into a buffer, later
 //! changes edit the buffer in place, and the buffer is written back as a
 //! whole file at `sync`, `sync-data`, when the descriptor is dropped, or
@@ -39,12 +42,13 @@ const SNAPSHOT_MAX: u64 = 128 << 10;
 
 pub(crate) struct OpenFile {
     pub tree: Tree,
-    /// Absolute and normalized inside `tree`.
+    /// Absolute and normalized inside `tree`; follows renames of it.
     pub path: String,
-    pub readable: bool,
-    pub writable: bool,
     /// The whole content once changed, and its size when loaded.
     buffer: Option<(Vec<u8>, u64)>,
+    /// Unlinked or replaced while open: it lives on in `buffer` only, and
+    /// commits nothing.
+    orphan: bool,
     dirty: bool,
     /// The node's metadata, and the tree's generation when it was taken.
     meta: Option<(Meta, u64)>,
@@ -52,28 +56,88 @@ pub(crate) struct OpenFile {
     snapshot: Option<(Vec<u8>, u64)>,
 }
 
-pub(crate) type SharedFile = Arc<Mutex<OpenFile>>;
+/// One descriptor's view of an open file: the file, and what the
+/// descriptor may do with it.
+pub(crate) struct Handle {
+    pub file: Arc<Mutex<OpenFile>>,
+    pub readable: bool,
+    pub writable: bool,
+}
 
-pub(crate) fn lock(f: &SharedFile) -> MutexGuard<'_, OpenFile> {
+pub(crate) type SharedFile = Arc<Handle>;
+
+/// The locked file, with the descriptor's rights checked on each access.
+pub(crate) struct Guard<'a> {
+    file: MutexGuard<'a, OpenFile>,
+    pub readable: bool,
+    pub writable: bool,
+}
+
+pub(crate) fn lock(h: &SharedFile) -> Guard<'_> {
+    Guard {
+        file: lock_file(&h.file),
+        readable: h.readable,
+        writable: h.writable,
+    }
+}
+
+pub(crate) fn lock_file(f: &Mutex<OpenFile>) -> MutexGuard<'_, OpenFile> {
     f.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl std::ops::Deref for Guard<'_> {
+    type Target = OpenFile;
+    fn deref(&self) -> &OpenFile {
+        &self.file
+    }
+}
+
+impl std::ops::DerefMut for Guard<'_> {
+    fn deref_mut(&mut self) -> &mut OpenFile {
+        &mut self.file
+    }
+}
+
+impl Guard<'_> {
+    pub(crate) fn read_at(&mut self, offset: u64, len: u64) -> Res<Vec<u8>> {
+        if !self.readable {
+            return Err(code(ErrorCode::BadDescriptor));
+        }
+        self.file.read_at_unchecked(offset, len)
+    }
+
+    fn check_write(&self) -> Res<()> {
+        match self.writable {
+            true => Ok(()),
+            false => Err(code(ErrorCode::BadDescriptor)),
+        }
+    }
+
+    pub(crate) fn write_at(&mut self, offset: u64, data: &[u8]) -> Res<u64> {
+        self.check_write()?;
+        self.file.write_at_unchecked(offset, data)
+    }
+
+    pub(crate) fn append(&mut self, data: &[u8]) -> Res<u64> {
+        self.check_write()?;
+        self.file.append_unchecked(data)
+    }
+
+    pub(crate) fn set_size(&mut self, size: u64) -> Res<()> {
+        self.check_write()?;
+        self.file.set_size_unchecked(size)
+    }
 }
 
 impl OpenFile {
     /// `meta`: what `open-at` found, if the file is still that node.
-    pub(crate) fn new(
-        tree: Tree,
-        path: String,
-        readable: bool,
-        writable: bool,
-        meta: Option<Meta>,
-    ) -> Self {
+    pub(crate) fn new(tree: Tree, path: String, meta: Option<Meta>) -> Self {
         let generation = tree.generation();
         OpenFile {
             tree,
             path,
-            readable,
-            writable,
             buffer: None,
+            orphan: false,
             dirty: false,
             meta: meta.map(|m| (m, generation)),
             snapshot: None,
@@ -84,6 +148,7 @@ impl OpenFile {
     pub(crate) fn meta(&mut self) -> Res<Meta> {
         let generation = self.tree.generation();
         let mut meta = match self.meta {
+            Some((m, _)) if self.orphan => m,
             Some((m, g)) if g == generation => m,
             _ => {
                 let m = self.tree.stat(&self.path, true)?;
@@ -97,10 +162,7 @@ impl OpenFile {
         Ok(meta)
     }
 
-    pub(crate) fn read_at(&mut self, offset: u64, len: u64) -> Res<Vec<u8>> {
-        if !self.readable {
-            return Err(code(ErrorCode::BadDescriptor));
-        }
+    fn read_at_unchecked(&mut self, offset: u64, len: u64) -> Res<Vec<u8>> {
         let len = len.min(MAX_READ);
         if let Some((b, _)) = &self.buffer {
             return Ok(slice(b, offset, len).to_vec());
@@ -139,9 +201,6 @@ impl OpenFile {
     }
 
     fn buffer(&mut self) -> Res<&mut Vec<u8>> {
-        if !self.writable {
-            return Err(code(ErrorCode::BadDescriptor));
-        }
         if self.buffer.is_none() {
             self.snapshot = None;
             let data = self.tree.load(&self.path)?;
@@ -151,7 +210,7 @@ impl OpenFile {
         Ok(&mut self.buffer.as_mut().expect("loaded").0)
     }
 
-    pub(crate) fn write_at(&mut self, offset: u64, data: &[u8]) -> Res<u64> {
+    fn write_at_unchecked(&mut self, offset: u64, data: &[u8]) -> Res<u64> {
         offset
             .checked_add(data.len() as u64)
             .filter(|e| *e <= usize::MAX as u64)
@@ -170,23 +229,55 @@ impl OpenFile {
         Ok(data.len() as u64)
     }
 
-    pub(crate) fn append(&mut self, data: &[u8]) -> Res<u64> {
+    fn append_unchecked(&mut self, data: &[u8]) -> Res<u64> {
         let buf = self.buffer()?;
         buf.extend_from_slice(data);
         self.dirty = true;
         Ok(data.len() as u64)
     }
 
-    pub(crate) fn set_size(&mut self, size: u64) -> Res<()> {
+    fn set_size_unchecked(&mut self, size: u64) -> Res<()> {
         let size = usize::try_from(size).map_err(|_| code(ErrorCode::FileTooLarge))?;
         self.buffer()?.resize(size, 0);
         self.dirty = true;
         Ok(())
     }
 
+    pub(crate) fn is_dirty(&self) -> bool {
+        self.dirty && !self.orphan
+    }
+
+    /// The path no longer names this file (unlinked, or replaced by a
+    /// rename): keep its content for the descriptors still open on it.
+    pub(crate) fn orphan(&mut self) -> Res<()> {
+        if self.buffer.is_none() {
+            let data = self.tree.load(&self.path)?;
+            let len = data.len() as u64;
+            self.buffer = Some((data, len));
+        }
+        if self.meta.is_none() {
+            let m = self.tree.stat(&self.path, true)?;
+            self.meta = Some((m, self.tree.generation()));
+        }
+        self.orphan = true;
+        self.snapshot = None;
+        Ok(())
+    }
+
+    /// The store truncated the file under its path (`open` with
+    /// `truncate`): what is buffered is gone too.
+    pub(crate) fn truncated(&mut self) {
+        if !self.orphan {
+            self.buffer = None;
+            self.dirty = false;
+            self.snapshot = None;
+            self.meta = None;
+        }
+    }
+
     /// Writes the buffer back, if it changed; the moment other runs see it.
     pub(crate) fn commit(&mut self) -> Res<()> {
-        if !self.dirty {
+        if !self.dirty || self.orphan {
             return Ok(());
         }
         let Some((data, loaded)) = &mut self.buffer else {

@@ -23,6 +23,7 @@ mod file;
 pub(crate) mod link;
 mod mount;
 mod open;
+mod open_files;
 mod paths;
 mod readdir;
 mod streams;
@@ -69,6 +70,8 @@ pub(crate) struct WasiFs {
     /// locks), removed when the command ends (`remove_stale_locks`).
     locks: Vec<(Tree, String)>,
     descriptors: HashMap<u32, Desc>,
+    /// Files open by path (`open_files.rs`).
+    open_files: HashMap<(usize, String), std::sync::Weak<std::sync::Mutex<file::OpenFile>>>,
     streams: HashMap<u32, DirStream>,
     next: u32,
 }
@@ -103,6 +106,7 @@ impl WasiFs {
             preopens,
             locks: Vec::new(),
             descriptors: HashMap::new(),
+            open_files: HashMap::new(),
             streams: HashMap::new(),
             next: 1,
         }

@@ -9,7 +9,7 @@ use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
 use wasmtime_wasi::p2::bindings::sync::filesystem::types::{DescriptorFlags, OpenFlags, PathFlags};
 
 use super::errors::code;
-use super::file::{OpenFile, check_file_kind};
+use super::file::{Handle, OpenFile, check_file_kind, lock_file};
 use super::tree::{Asker, Kind, Meta, Res, Tree};
 use super::{Desc, Node, WasiFs, join};
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
@@ -39,9 +39,41 @@ impl WasiFs {
             Err(e) if is_missing(&e) => None,
             Err(e) => return Err(e),
         };
+        // What another descriptor wrote but did not commit is this file's
+        // content too: the checks and a truncation below must see it.
+        let shared = self.open_file(&tree, &full);
+        if let Some(f) = &shared {
+            lock_file(f).commit()?;
+        }
+        let found = match (&shared, found) {
+            (Some(_), _) => match tree.stat_for(&full, follow, Asker::Open) {
+                Ok(m) => Some(m),
+                Err(e) if is_missing(&e) => None,
+                Err(e) => return Err(e),
+            },
+            (None, found) => found,
+        };
+        let truncating = oflags.contains(OpenFlags::TRUNCATE);
         let node = match found {
             Some(meta) => open_existing(&tree, &full, meta, oflags, flags, write)?,
             None => create(&tree, &full, oflags, flags)?,
+        };
+        let node = match (node, shared) {
+            (Node::File(own), Some(f)) => {
+                if truncating {
+                    lock_file(&f).truncated();
+                }
+                Node::File(Arc::new(Handle {
+                    file: f,
+                    readable: own.readable,
+                    writable: own.writable,
+                }))
+            }
+            (Node::File(own), None) => {
+                self.note_open_file(&tree, &full, &own.file);
+                Node::File(own)
+            }
+            (node, _) => node,
         };
         Ok(self.push(Desc {
             tree,
@@ -106,8 +138,12 @@ fn create(tree: &Tree, full: &str, oflags: OpenFlags, flags: DescriptorFlags) ->
 fn file(tree: &Tree, full: &str, flags: DescriptorFlags, meta: Option<Meta>) -> Node {
     let read = flags.contains(DescriptorFlags::READ) || !flags.contains(DescriptorFlags::WRITE);
     let write = flags.contains(DescriptorFlags::WRITE);
-    let f = OpenFile::new(tree.clone(), full.to_owned(), read, write, meta);
-    Node::File(Arc::new(Mutex::new(f)))
+    let f = OpenFile::new(tree.clone(), full.to_owned(), meta);
+    Node::File(Arc::new(Handle {
+        file: Arc::new(Mutex::new(f)),
+        readable: read,
+        writable: write,
+    }))
 }
 
 /// `read-only` for a mount or a path inside a read-only subtree, checked at

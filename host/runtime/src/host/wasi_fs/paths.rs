@@ -59,6 +59,7 @@ impl WasiFs {
     pub(crate) fn stat_at(&self, fd: Fd<'_>, follow: bool, path: &str) -> Res<DescriptorStat> {
         let d = self.dir(fd)?;
         let full = join(&d.path, path)?;
+        self.settle(&d.tree, &full)?;
         Ok(descriptor_stat(&d.tree.stat_for(
             &full,
             follow,
@@ -91,18 +92,21 @@ impl WasiFs {
         store.mutate("wasi.rmdir", &full, &[], |ws| ws.rm(&full, opts))
     }
 
-    pub(crate) fn unlink_file_at(&self, fd: Fd<'_>, path: &str) -> Res<()> {
+    pub(crate) fn unlink_file_at(&mut self, fd: Fd<'_>, path: &str) -> Res<()> {
         let d = self.dir(fd)?;
         let full = join(&d.path, path)?;
-        let store = d.tree.store()?;
-        if path.ends_with('/') || d.tree.stat(&full, false)?.kind == Kind::Dir {
+        let tree = d.tree.clone();
+        tree.store()?;
+        if path.ends_with('/') || tree.stat(&full, false)?.kind == Kind::Dir {
             return Err(code(ErrorCode::IsDirectory));
         }
+        self.orphan_open(&tree, &full)?;
         let opts = RmOptions::default();
+        let store = tree.store()?;
         store.mutate("wasi.unlink", &full, &[], |ws| ws.rm(&full, opts))
     }
 
-    pub(crate) fn rename_at(&self, fd: Fd<'_>, from: &str, to_fd: Fd<'_>, to: &str) -> Res<()> {
+    pub(crate) fn rename_at(&mut self, fd: Fd<'_>, from: &str, to_fd: Fd<'_>, to: &str) -> Res<()> {
         let a = self.dir(fd)?;
         let b = self.dir(to_fd)?;
         let (Some(sa), Some(sb)) = (a.tree.store().ok(), b.tree.store().ok()) else {
@@ -111,10 +115,20 @@ impl WasiFs {
         if !std::ptr::eq(sa, sb) {
             return Err(code(ErrorCode::CrossDevice));
         }
+        let tree = a.tree.clone();
         let src = join(&a.path, from)?;
         let dst = join(&b.path, to)?;
+        // What is written under `src` moves with it; a file open at `dst`
+        // is replaced, and lives on for its descriptors.
+        self.settle(&tree, &src)?;
+        if src != dst && tree.stat(&src, false).is_ok() {
+            self.orphan_open(&tree, &dst)?;
+        }
+        let store = tree.store()?;
         let args = (&src, &dst);
-        sa.mutate("wasi.rename", &args, &[], |ws| ws.rename(&src, &dst))
+        store.mutate("wasi.rename", &args, &[], |ws| ws.rename(&src, &dst))?;
+        self.moved(&tree, &src, &dst);
+        Ok(())
     }
 
     pub(crate) fn symlink_at(&self, fd: Fd<'_>, target: &str, path: &str) -> Res<()> {
