@@ -22,6 +22,7 @@ mod cli_workspace;
 mod durable_crash;
 mod js_cases;
 mod python_backend;
+mod python_corpus;
 mod shell_corpus;
 mod shell_limits;
 mod wit_contract;

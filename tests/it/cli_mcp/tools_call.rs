@@ -311,7 +311,9 @@ async fn python_exec_over_mcp() {
         .expect("an exec tool");
     let offered = exec.input_schema["properties"]["backend"]["enum"].clone();
     assert!(
-        offered.as_array().is_some_and(|b| b.contains(&json!("python"))),
+        offered
+            .as_array()
+            .is_some_and(|b| b.contains(&json!("python"))),
         "{offered}"
     );
     let v = s

@@ -1,0 +1,17 @@
+"""Everyday str methods on real-looking data."""
+line = "  2024-03-01 08:04:45 WARN  [auth] login failed user=mallory ip=203.0.113.8  \n"
+s = line.strip()
+print(repr(s), repr(line.rstrip()), repr(line.lstrip()[:10]))
+print(s.split(), s.split(" ", 2), s.rsplit("=", 1), s.partition("["), s.rpartition("="))
+print(s.startswith("2024"), s.endswith(("8", "9")), s.find("user"), s.find("nope"), s.rfind("="), s.index("WARN"), s.count("="))
+print(s.upper()[:20], s.lower()[20:30], "hello world".title(), "hello world".capitalize(), "Hello".swapcase())
+print("x".center(9, "-"), "x".ljust(4, ".") + "|", "x".rjust(4) + "|", "42".zfill(6), "-42".zfill(6))
+print(",".join(["a", "b", "c"]), "ab" * 3, "a-b-c".replace("-", "+", 1), "tab\tsep".expandtabs(8))
+print("Abc1".isalnum(), "abc".isalpha(), "123".isdigit(), "½".isnumeric(), "½".isdigit(), "  ".isspace(), "Title Case".istitle(), "x".isidentifier(), "1x".isidentifier())
+print("prefix_name".removeprefix("prefix_"), "file.tar.gz".removesuffix(".gz"), "aaa".removeprefix("b"))
+print("a\nb\r\nc\rd".splitlines(), "a\nb\n".splitlines(keepends=True), "".split(","), "".split())
+print("one,two,,three".split(","), "  many   spaces  ".split(), "k=v=w".split("=", maxsplit=1))
+print(str.maketrans("abc", "xyz")[97], "hello".translate(str.maketrans("el", "ip", "o")))
+print("%s" % [1, "a"], str(None), str(b"x"), repr("it's"), repr('say "hi"'), ascii("naïve"))
+print(sorted(["banana", "Apple", "cherry", "apple"]), sorted(["banana", "Apple", "cherry", "apple"], key=str.lower))
+print(max("hello"), min("hello"), "".join(reversed("hello")), "hello"[::-1], "hello"[1:4], "hello"[-2:])
