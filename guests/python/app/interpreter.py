@@ -255,3 +255,64 @@ def shut_down(status, snapshot_modules):
     if flushed is not None and status == 0:
         status = flushed
     return status
+
+
+# wasi-libc keeps the cwd as the string it was given, so `chdir("..")` would
+# leave `getcwd()` at `/work/d/..`: hand it the normalized absolute path.
+_wasi_chdir = os.chdir
+
+
+def _chdir(path):
+    if isinstance(path, int):
+        return _wasi_chdir(path)
+    target = os.fsdecode(os.fspath(path))
+    if not os.path.isabs(target):
+        target = os.path.join(os.getcwd(), target)
+    return _wasi_chdir(os.path.normpath(target))
+
+
+_chdir.__doc__ = os.chdir.__doc__
+os.chdir = _chdir
+
+
+def _pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):
+    """PBKDF2 (RFC 8018) over `hmac`: this build has no OpenSSL `_hashlib`,
+    and CPython dropped its pure-Python fallback in 3.12."""
+    import hashlib
+    import hmac
+
+    password = bytes(memoryview(password))
+    salt = bytes(memoryview(salt))
+    if iterations < 1:
+        raise ValueError("iteration value must be greater than 0.")
+    digest_size = hashlib.new(hash_name).digest_size
+    if dklen is None:
+        dklen = digest_size
+    if dklen < 1:
+        raise ValueError("key length must be greater than 0.")
+    prf = hmac.new(password, None, hash_name)
+    blocks = []
+    for index in range(1, -(-dklen // digest_size) + 1):
+        mac = prf.copy()
+        mac.update(salt + index.to_bytes(4, "big"))
+        u = mac.digest()
+        acc = int.from_bytes(u, "big")
+        for _ in range(iterations - 1):
+            mac = prf.copy()
+            mac.update(u)
+            u = mac.digest()
+            acc ^= int.from_bytes(u, "big")
+        blocks.append(acc.to_bytes(digest_size, "big"))
+    return b"".join(blocks)[:dklen]
+
+
+def _patch_hashlib():
+    import hashlib
+
+    if not hasattr(hashlib, "pbkdf2_hmac"):
+        hashlib.pbkdf2_hmac = _pbkdf2_hmac
+        if "pbkdf2_hmac" not in hashlib.__all__:
+            hashlib.__all__ = hashlib.__all__ + ("pbkdf2_hmac",)
+
+
+_patch_hashlib()
