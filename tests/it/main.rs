@@ -20,6 +20,7 @@ mod cli_search;
 mod cli_transfer;
 mod cli_workspace;
 mod durable_crash;
+mod git_corpus;
 mod js_cases;
 mod python_backend;
 mod python_corpus;

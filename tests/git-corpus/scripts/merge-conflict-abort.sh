@@ -1,0 +1,16 @@
+# merge --abort after a conflict puts everything back.
+t=1704067200
+tick() { t=$((t + 60)); export GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000"; }
+git init -q -b main
+echo base > f.txt && git add . && tick && git commit -q -m base
+git checkout -q -b other
+echo other > f.txt && tick && git commit -q -a -m other
+git checkout -q main
+echo main > f.txt && tick && git commit -q -a -m main
+git merge other > /dev/null
+echo "exit $?"
+git status -s
+git merge --abort
+echo "exit $?"
+cat f.txt
+git status
