@@ -1,0 +1,429 @@
+//! `git diff` between the work tree, the index (`--cached`), and commits
+//! (`REV`, `A B`, `A..B`), with `-- PATH...`, `--stat`, `--name-only`,
+//! `--name-status`, `-U<n>`, `--exit-code` and `--quiet`.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use gix_hash::ObjectId;
+
+use crate::Invocation;
+use crate::cmd::add::matches;
+use crate::cmd::commit::{Change, tree_changes};
+use crate::cmd::{split_dashdash, unsupported};
+use crate::diff::{self, StatLine};
+use crate::error::{Error, Result};
+use crate::index::Index;
+use crate::objects;
+use crate::odb::{self, Kind};
+use crate::repo::Repo;
+use crate::worktree;
+
+/// Path → (mode, id) with, for the work tree, the content at hand.
+type Side = BTreeMap<String, (u32, ObjectId)>;
+
+#[derive(PartialEq)]
+enum Output {
+    Patch,
+    Stat,
+    NameOnly,
+    NameStatus,
+    NumStat,
+    ShortStat,
+    Quiet,
+}
+
+pub fn run(inv: &mut Invocation) -> Result<i32> {
+    let (opts, paths, _) = split_dashdash(&inv.args);
+    let mut cached = false;
+    let mut output = Output::Patch;
+    let mut context = 3usize;
+    let mut exit_code = false;
+    let mut revs = Vec::new();
+    for a in opts {
+        match a.as_str() {
+            "--cached" | "--staged" => cached = true,
+            "--stat" => output = Output::Stat,
+            "--name-only" => output = Output::NameOnly,
+            "--name-status" => output = Output::NameStatus,
+            "--numstat" => output = Output::NumStat,
+            "--shortstat" => output = Output::ShortStat,
+            "--quiet" => {
+                output = Output::Quiet;
+                exit_code = true;
+            }
+            "--exit-code" => exit_code = true,
+            "--no-color" | "--no-ext-diff" => {}
+            s if s.starts_with("-U") && s[2..].parse::<usize>().is_ok() => {
+                context = s[2..].parse().unwrap_or(3)
+            }
+            s if s.starts_with("--unified=") => context = s[10..].parse().unwrap_or(3),
+            s if s.starts_with('-') => return unsupported("diff", s),
+            _ => revs.push(a),
+        }
+    }
+    let mut repo = inv.repo()?;
+    // Arguments that are not revisions are paths (as git guesses them).
+    let mut paths = paths;
+    let mut rev_ids = Vec::new();
+    for r in revs {
+        if let Some((a, b)) = r.split_once("..") {
+            rev_ids.push(repo.must_rev(if a.is_empty() { "HEAD" } else { a })?);
+            rev_ids.push(repo.must_rev(if b.is_empty() { "HEAD" } else { b })?);
+        } else if let Some(id) = repo.rev_parse(&r)? {
+            rev_ids.push(id);
+        } else if repo.work_tree.join(&repo.prefix).join(&r).exists() {
+            paths.push(r);
+        } else {
+            repo.must_rev(&r)?;
+        }
+    }
+    let specs: Vec<String> = paths.iter().filter_map(|p| repo.repo_path(p)).collect();
+    let index = Index::load(&repo.git_dir)?;
+    let (old, new, new_is_worktree) = match (rev_ids.as_slice(), cached) {
+        ([], false) => (index.files(), worktree_side(&repo, &index)?, true),
+        ([], true) => (head_side(&mut repo, None)?, index.files(), false),
+        ([r], true) => (head_side(&mut repo, Some(*r))?, index.files(), false),
+        ([r], false) => (
+            head_side(&mut repo, Some(*r))?,
+            worktree_side(&repo, &index)?,
+            true,
+        ),
+        ([a, b], _) => (
+            head_side(&mut repo, Some(*a))?,
+            head_side(&mut repo, Some(*b))?,
+            false,
+        ),
+        _ => return unsupported("diff", "with more than two revisions"),
+    };
+    let keep = |m: Side| -> Side {
+        if specs.is_empty() {
+            m
+        } else {
+            m.into_iter()
+                .filter(|(p, _)| specs.iter().any(|s| matches(s, p)))
+                .collect()
+        }
+    };
+    let (old, new) = (keep(old), keep(new));
+    let mut changes = tree_changes(&old, &new);
+    if new_is_worktree {
+        // The work tree shows deletions and edits; a rename is a delete
+        // and an untracked file there.
+        changes = split_renames(changes, &old, &new);
+    }
+    let differs = !changes.is_empty();
+    let content = |repo: &mut Repo, path: &str, id: &ObjectId, worktree: bool| -> Result<Vec<u8>> {
+        if worktree {
+            let meta = std::fs::symlink_metadata(repo.work_tree.join(path))?;
+            worktree::content(&repo.work_tree, path, &meta)
+        } else {
+            Ok(repo.odb.must_read(id)?.data)
+        }
+    };
+    // git diff names paths from the top of the work tree.
+    let show = |_repo: &Repo, p: &str| p.to_owned();
+    match output {
+        Output::Quiet => {}
+        Output::NameOnly | Output::NameStatus => {
+            for c in &changes {
+                let (letter, path) = match c {
+                    Change::Added(p, ..) => ('A', p.clone()),
+                    Change::Deleted(p, ..) => ('D', p.clone()),
+                    Change::Modified(p, ..) => ('M', p.clone()),
+                    Change::Renamed(f, t) => {
+                        if output == Output::NameStatus {
+                            writeln!(inv.out, "R100\t{}\t{}", show(&repo, f), show(&repo, t))?;
+                        } else {
+                            writeln!(inv.out, "{}", show(&repo, t))?;
+                        }
+                        continue;
+                    }
+                };
+                if output == Output::NameStatus {
+                    writeln!(inv.out, "{letter}\t{}", show(&repo, &path))?;
+                } else {
+                    writeln!(inv.out, "{}", show(&repo, &path))?;
+                }
+            }
+        }
+        Output::Stat | Output::NumStat | Output::ShortStat => {
+            let mut lines = Vec::new();
+            for c in &changes {
+                let (name, a, b) = match c {
+                    Change::Added(p, _, id) => (
+                        p.clone(),
+                        Vec::new(),
+                        content(&mut repo, p, id, new_is_worktree)?,
+                    ),
+                    Change::Deleted(p, _, id) => {
+                        (p.clone(), repo.odb.must_read(id)?.data, Vec::new())
+                    }
+                    Change::Modified(p, _, _, oid, nid) => (
+                        p.clone(),
+                        repo.odb.must_read(oid)?.data,
+                        content(&mut repo, p, nid, new_is_worktree)?,
+                    ),
+                    Change::Renamed(f, t) => (
+                        crate::cmd::commit::rename_label(f, t),
+                        Vec::new(),
+                        Vec::new(),
+                    ),
+                };
+                if diff::is_binary(&a) || diff::is_binary(&b) {
+                    lines.push(StatLine {
+                        name,
+                        ins: 0,
+                        del: 0,
+                        binary: Some((a.len(), b.len())),
+                    });
+                } else {
+                    let (ins, del) = diff::counts(&a, &b);
+                    lines.push(StatLine {
+                        name,
+                        ins,
+                        del,
+                        binary: None,
+                    });
+                }
+            }
+            if output == Output::ShortStat {
+                if !lines.is_empty() {
+                    inv.out.write_all(diff::summary(&lines).as_bytes())?;
+                }
+            } else if output == Output::NumStat {
+                for l in &lines {
+                    match l.binary {
+                        Some(_) => writeln!(inv.out, "-\t-\t{}", l.name)?,
+                        None => writeln!(inv.out, "{}\t{}\t{}", l.ins, l.del, l.name)?,
+                    }
+                }
+            } else if !lines.is_empty() {
+                inv.out.write_all(diff::stat(&lines).as_bytes())?;
+            }
+        }
+        Output::Patch => {
+            for c in &changes {
+                let text = patch(&mut repo, c, new_is_worktree, context)?;
+                inv.out.write_all(&text)?;
+            }
+        }
+    }
+    if exit_code && differs {
+        return Err(Error::Exit(1));
+    }
+    Ok(0)
+}
+
+/// The patch (or `--stat`) between two commits' trees, as `git show` and
+/// `git log -p` print it.
+pub fn commits_patch(
+    repo: &mut Repo,
+    old: Option<ObjectId>,
+    new: ObjectId,
+    stat: bool,
+) -> Result<Vec<u8>> {
+    let a = match old {
+        Some(o) => head_side(repo, Some(o))?,
+        None => BTreeMap::new(),
+    };
+    let b = head_side(repo, Some(new))?;
+    let changes = tree_changes(&a, &b);
+    let mut out = Vec::new();
+    if stat {
+        let mut lines = Vec::new();
+        for c in &changes {
+            let (name, x, y) = match c {
+                Change::Added(p, _, id) => (p.clone(), Vec::new(), repo.odb.must_read(id)?.data),
+                Change::Deleted(p, _, id) => (p.clone(), repo.odb.must_read(id)?.data, Vec::new()),
+                Change::Modified(p, _, _, o, n) => (
+                    p.clone(),
+                    repo.odb.must_read(o)?.data,
+                    repo.odb.must_read(n)?.data,
+                ),
+                Change::Renamed(f, t) => (
+                    crate::cmd::commit::rename_label(f, t),
+                    Vec::new(),
+                    Vec::new(),
+                ),
+            };
+            if diff::is_binary(&x) || diff::is_binary(&y) {
+                lines.push(StatLine {
+                    name,
+                    ins: 0,
+                    del: 0,
+                    binary: Some((x.len(), y.len())),
+                });
+            } else {
+                let (ins, del) = diff::counts(&x, &y);
+                lines.push(StatLine {
+                    name,
+                    ins,
+                    del,
+                    binary: None,
+                });
+            }
+        }
+        if !lines.is_empty() {
+            out.extend_from_slice(diff::stat(&lines).as_bytes());
+        }
+        return Ok(out);
+    }
+    for c in &changes {
+        out.extend(patch(repo, c, false, 3)?);
+    }
+    Ok(out)
+}
+
+fn head_side(repo: &mut Repo, rev: Option<ObjectId>) -> Result<Side> {
+    let id = match rev {
+        Some(r) => Some(r),
+        None => repo.head_commit()?,
+    };
+    match id {
+        None => Ok(BTreeMap::new()),
+        Some(c) => {
+            let tree = repo.tree_of(&c)?;
+            objects::flatten(&mut repo.odb, &tree)
+        }
+    }
+}
+
+/// The tracked files as they are in the work tree (a missing one is absent).
+fn worktree_side(repo: &Repo, index: &Index) -> Result<Side> {
+    let mut out = BTreeMap::new();
+    for (path, e) in index.entries.iter().filter(|((_, s), _)| *s == 0) {
+        let full = repo.work_tree.join(&path.0);
+        let Ok(meta) = std::fs::symlink_metadata(&full) else {
+            continue;
+        };
+        if meta.is_dir() {
+            continue;
+        }
+        let stat = crate::index::stat_of(&meta);
+        let id = if stat.size == e.stat.size && stat.mtime == e.stat.mtime && e.stat.mtime.secs != 0
+        {
+            e.id
+        } else {
+            worktree::blob_id(&repo.work_tree, &path.0, &meta)?
+        };
+        out.insert(path.0.clone(), (e.mode, id));
+    }
+    Ok(out)
+}
+
+fn split_renames(changes: Vec<Change>, old: &Side, new: &Side) -> Vec<Change> {
+    let mut out = Vec::new();
+    for c in changes {
+        match c {
+            Change::Renamed(f, t) => {
+                out.push(Change::Deleted(f.clone(), old[&f].0, old[&f].1));
+                out.push(Change::Added(t.clone(), new[&t].0, new[&t].1));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const ZERO: &str = "0000000";
+
+fn patch(repo: &mut Repo, c: &Change, worktree_new: bool, context: usize) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let short = |repo: &mut Repo, id: &ObjectId| repo.abbrev(id);
+    let read_new = |repo: &mut Repo, path: &str, id: &ObjectId| -> Result<Vec<u8>> {
+        if worktree_new {
+            let meta = std::fs::symlink_metadata(repo.work_tree.join(path))?;
+            worktree::content(&repo.work_tree, path, &meta)
+        } else {
+            Ok(repo.odb.must_read(id)?.data)
+        }
+    };
+    match c {
+        Change::Renamed(f, t) => {
+            writeln!(
+                out,
+                "diff --git a/{f} b/{t}\nsimilarity index 100%\nrename from {f}\nrename to {t}"
+            )?;
+        }
+        Change::Added(p, m, id) => {
+            let data = read_new(repo, p, id)?;
+            let hex = odb::hash(Kind::Blob, &data);
+            let a = short_id(repo, &hex, worktree_new);
+            writeln!(
+                out,
+                "diff --git a/{p} b/{p}\nnew file mode {m:06o}\nindex {ZERO}..{a}"
+            )?;
+            body(
+                &mut out,
+                "/dev/null",
+                &format!("b/{p}"),
+                b"",
+                &data,
+                context,
+            )?;
+        }
+        Change::Deleted(p, m, id) => {
+            let data = repo.odb.must_read(id)?.data;
+            let a = short(repo, id);
+            writeln!(
+                out,
+                "diff --git a/{p} b/{p}\ndeleted file mode {m:06o}\nindex {a}..{ZERO}"
+            )?;
+            body(
+                &mut out,
+                &format!("a/{p}"),
+                "/dev/null",
+                &data,
+                b"",
+                context,
+            )?;
+        }
+        Change::Modified(p, om, nm, oid, nid) => {
+            let old = repo.odb.must_read(oid)?.data;
+            let new = read_new(repo, p, nid)?;
+            let a = short(repo, oid);
+            let b = short_id(repo, nid, worktree_new);
+            writeln!(out, "diff --git a/{p} b/{p}")?;
+            if om != nm {
+                writeln!(out, "old mode {om:06o}\nnew mode {nm:06o}\nindex {a}..{b}")?;
+            } else {
+                writeln!(out, "index {a}..{b} {om:06o}")?;
+            }
+            if old != new {
+                body(
+                    &mut out,
+                    &format!("a/{p}"),
+                    &format!("b/{p}"),
+                    &old,
+                    &new,
+                    context,
+                )?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A blob id in an `index` line: the work tree's may not be in the
+/// database, so it is cut at 7 without looking.
+fn short_id(repo: &mut Repo, id: &ObjectId, worktree: bool) -> String {
+    if worktree {
+        id.to_string()[..7].to_owned()
+    } else {
+        repo.abbrev(id)
+    }
+}
+
+fn body(out: &mut Vec<u8>, a: &str, b: &str, old: &[u8], new: &[u8], context: usize) -> Result<()> {
+    if old.is_empty() && new.is_empty() {
+        return Ok(());
+    }
+    if diff::is_binary(old) || diff::is_binary(new) {
+        writeln!(out, "Binary files {a} and {b} differ")?;
+        return Ok(());
+    }
+    writeln!(out, "--- {a}\n+++ {b}")?;
+    out.extend_from_slice(&diff::hunks(old, new, context));
+    Ok(())
+}

@@ -1,0 +1,163 @@
+//! `git reset [--soft|--mixed|--hard] [REV]` and `git reset [REV] -- PATH...`.
+
+use std::io::Write;
+
+use crate::Invocation;
+use crate::checkout;
+use crate::cmd::add::matches;
+use crate::cmd::log::subject;
+use crate::cmd::{split_dashdash, unsupported};
+use crate::error::Result;
+use crate::index::{Index, Staged};
+use crate::objects;
+use crate::repo::Repo;
+use crate::status::{self, Untracked, head_files};
+
+pub fn run(inv: &mut Invocation) -> Result<i32> {
+    let (opts, mut paths, _) = split_dashdash(&inv.args);
+    let mut mode = "mixed";
+    let mut quiet = false;
+    let mut rev = None;
+    for a in opts {
+        match a.as_str() {
+            "--soft" => mode = "soft",
+            "--mixed" => mode = "mixed",
+            "--hard" => mode = "hard",
+            "-q" | "--quiet" => quiet = true,
+            s if s.starts_with('-') => return unsupported("reset", s),
+            _ if rev.is_none() => rev = Some(a),
+            _ => paths.push(a),
+        }
+    }
+    let mut repo = inv.repo()?;
+    // `git reset FILE`: a first argument that is not a revision is a path.
+    if let Some(r) = &rev
+        && repo.rev_parse(r)?.is_none()
+    {
+        paths.insert(0, r.clone());
+        rev = None;
+    }
+    let target = match &rev {
+        Some(r) => {
+            let id = repo.must_rev(r)?;
+            Some(repo.peel_to_commit(&id)?)
+        }
+        None => repo.head_commit()?,
+    };
+    let to = match target {
+        Some(c) => {
+            let t = repo.tree_of(&c)?;
+            objects::flatten(&mut repo.odb, &t)?
+        }
+        None => Default::default(),
+    };
+    let mut index = Index::load(&repo.git_dir)?;
+    if !paths.is_empty() {
+        let specs: Vec<String> = paths.iter().filter_map(|p| repo.repo_path(p)).collect();
+        let chosen: Vec<String> = to
+            .keys()
+            .chain(index.files().keys())
+            .filter(|k| specs.iter().any(|s| matches(s, k)))
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for p in chosen {
+            match to.get(&p) {
+                Some((mode, id)) => {
+                    // The work tree's stat data vouches only for the old id.
+                    let stat = index
+                        .get(&p)
+                        .filter(|e| e.id == *id)
+                        .map(|e| e.stat)
+                        .unwrap_or_default();
+                    index.insert(
+                        &p,
+                        Staged {
+                            mode: *mode,
+                            id: *id,
+                            stat,
+                            stage: 0,
+                        },
+                    );
+                }
+                None => {
+                    index.remove(&p);
+                }
+            }
+        }
+        index.save(&repo.git_dir)?;
+        if !quiet {
+            unstaged_report(inv, &mut repo, &index)?;
+        }
+        return Ok(0);
+    }
+    let from = head_files(&mut repo)?;
+    match mode {
+        "hard" => {
+            checkout::switch_trees(&mut repo, &mut index, &from, &to, true, "reset")?;
+            index.save(&repo.git_dir)?;
+        }
+        "mixed" => {
+            let mut fresh = Index {
+                entries: Default::default(),
+            };
+            for (p, (mode, id)) in &to {
+                let stat = index
+                    .get(p)
+                    .filter(|e| e.id == *id)
+                    .map(|e| e.stat)
+                    .unwrap_or_default();
+                fresh.insert(
+                    p,
+                    Staged {
+                        mode: *mode,
+                        id: *id,
+                        stat,
+                        stage: 0,
+                    },
+                );
+            }
+            index = fresh;
+            index.save(&repo.git_dir)?;
+        }
+        _ => {}
+    }
+    if let Some(c) = target {
+        let old = repo.head_commit()?;
+        if let Some(o) = old {
+            std::fs::write(repo.git_dir.join("ORIG_HEAD"), format!("{o}\n"))?;
+        }
+        repo.update_head(&c)?;
+        let shown = rev.clone().unwrap_or_else(|| "HEAD".to_owned());
+        crate::reflog::head_moved(&repo, old, &c, &format!("reset: moving to {shown}"), true);
+    }
+    let _ = std::fs::remove_file(repo.git_dir.join("MERGE_HEAD"));
+    let _ = std::fs::remove_file(repo.git_dir.join("MERGE_MSG"));
+    if quiet {
+        return Ok(0);
+    }
+    match mode {
+        "hard" => {
+            if let Some(c) = target {
+                let msg = repo.commit(&c)?;
+                let a = repo.abbrev(&c);
+                writeln!(inv.out, "HEAD is now at {a} {}", subject(&msg.message))?;
+            }
+        }
+        "mixed" => unstaged_report(inv, &mut repo, &index)?,
+        _ => {}
+    }
+    Ok(0)
+}
+
+fn unstaged_report(inv: &mut Invocation, repo: &mut Repo, index: &Index) -> Result<()> {
+    let c = status::compute(repo, index, Untracked::No)?;
+    if !c.unstaged.is_empty() {
+        writeln!(inv.out, "Unstaged changes after reset:")?;
+        for (y, p) in &c.unstaged {
+            writeln!(inv.out, "{y}\t{p}")?;
+        }
+    }
+    Ok(())
+}

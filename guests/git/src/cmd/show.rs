@@ -1,0 +1,194 @@
+//! `git show [--stat] [REV...]` and `git show REV:PATH`.
+
+use std::io::Write;
+
+use crate::Invocation;
+use crate::cmd::diff::commits_patch;
+use crate::cmd::unsupported;
+use crate::error::{Result, fatal};
+use crate::ident::{format_date, parse_sig};
+use crate::objects;
+use crate::odb::Kind;
+
+pub fn run(inv: &mut Invocation) -> Result<i32> {
+    let mut stat = false;
+    let mut no_patch = false;
+    let mut oneline = false;
+    let mut format: Option<String> = None;
+    let mut names: Option<bool> = None;
+    let mut revs = Vec::new();
+    for a in inv.args.clone() {
+        match a.as_str() {
+            "--name-only" => names = Some(false),
+            "--name-status" => names = Some(true),
+            s if s.starts_with("--format=") || s.starts_with("--pretty=") => {
+                let v = &s[s.find('=').unwrap_or(0) + 1..];
+                match v {
+                    "oneline" => oneline = true,
+                    "medium" => {}
+                    v if v.starts_with("format:") => format = Some(v[7..].to_owned()),
+                    v if v.starts_with("tformat:") => format = Some(v[8..].to_owned()),
+                    v if v.contains('%') => format = Some(v.to_owned()),
+                    _ => return unsupported("show", s),
+                }
+            }
+            "--stat" => stat = true,
+            "-s" | "--no-patch" => no_patch = true,
+            "--oneline" => oneline = true,
+            "--no-color" => {}
+            s if s.starts_with('-') => return unsupported("show", s),
+            _ => revs.push(a),
+        }
+    }
+    if revs.is_empty() {
+        revs.push("HEAD".into());
+    }
+    let mut repo = inv.repo()?;
+    for (n, rev) in revs.iter().enumerate() {
+        let Some(id) = repo.rev_parse(rev)? else {
+            if let Some((base, path)) = rev.split_once(':') {
+                return fatal(format!(
+                    "path '{path}' does not exist in '{}'",
+                    if base.is_empty() { "HEAD" } else { base }
+                ));
+            }
+            return fatal(format!(
+                "ambiguous argument '{rev}': unknown revision or path not in the working tree.\nUse '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'"
+            ));
+        };
+        let obj = repo.odb.must_read(&id)?;
+        match obj.kind {
+            Kind::Blob => inv.out.write_all(&obj.data)?,
+            Kind::Tree => {
+                writeln!(inv.out, "tree {rev}\n")?;
+                for e in objects::parse_tree(&obj.data)? {
+                    let slash = if e.mode == objects::MODE_TREE {
+                        "/"
+                    } else {
+                        ""
+                    };
+                    writeln!(inv.out, "{}{slash}", e.name)?;
+                }
+            }
+            Kind::Tag => {
+                let text = String::from_utf8_lossy(&obj.data).into_owned();
+                let (head, msg) = text.split_once("\n\n").unwrap_or((&text, ""));
+                let name = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("tag "))
+                    .unwrap_or("");
+                let tagger = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("tagger "))
+                    .unwrap_or("");
+                let t = parse_sig(tagger);
+                writeln!(
+                    inv.out,
+                    "tag {name}\nTagger: {} <{}>\nDate:   {}\n\n{}",
+                    t.name,
+                    t.email,
+                    format_date(t.seconds, t.offset, "default"),
+                    msg.trim_end()
+                )?;
+                writeln!(inv.out)?;
+                let target = objects::tag_target(&obj.data)?;
+                show_commit(
+                    inv,
+                    &mut repo,
+                    &target,
+                    (stat, no_patch, oneline),
+                    &format,
+                    names,
+                )?;
+            }
+            Kind::Commit => {
+                if n > 0 && !oneline {
+                    writeln!(inv.out)?;
+                }
+                show_commit(
+                    inv,
+                    &mut repo,
+                    &id,
+                    (stat, no_patch, oneline),
+                    &format,
+                    names,
+                )?;
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn show_commit(
+    inv: &mut Invocation,
+    repo: &mut crate::repo::Repo,
+    id: &gix_hash::ObjectId,
+    (stat, no_patch, oneline): (bool, bool, bool),
+    format: &Option<String>,
+    names: Option<bool>,
+) -> Result<()> {
+    let c = repo.commit(id)?;
+    if let Some(f) = format {
+        let text = crate::cmd::log::format_commit(repo, id, &c, f, "default");
+        writeln!(inv.out, "{text}")?;
+    } else if oneline {
+        let a = repo.abbrev(id);
+        writeln!(inv.out, "{a} {}", crate::cmd::log::subject(&c.message))?;
+    } else {
+        writeln!(inv.out, "commit {id}")?;
+        if c.parents.len() > 1 {
+            let ps: Vec<String> = c.parents.iter().map(|p| repo.abbrev(p)).collect();
+            writeln!(inv.out, "Merge: {}", ps.join(" "))?;
+        }
+        let a = parse_sig(&c.author);
+        writeln!(inv.out, "Author: {} <{}>", a.name, a.email)?;
+        writeln!(
+            inv.out,
+            "Date:   {}\n",
+            format_date(a.seconds, a.offset, "default")
+        )?;
+        for line in c.message.trim_end_matches('\n').lines() {
+            writeln!(inv.out, "    {line}")?;
+        }
+    }
+    if no_patch || c.parents.len() > 1 {
+        return Ok(());
+    }
+    if let Some(status) = names {
+        let old = match c.parents.first() {
+            Some(p) => {
+                let t = repo.tree_of(p)?;
+                crate::objects::flatten(&mut repo.odb, &t)?
+            }
+            None => Default::default(),
+        };
+        let new = crate::objects::flatten(&mut repo.odb, &c.tree)?;
+        if format.is_none() && !oneline {
+            writeln!(inv.out)?;
+        }
+        for ch in crate::cmd::commit::tree_changes(&old, &new) {
+            use crate::cmd::commit::Change;
+            let line = match (&ch, status) {
+                (Change::Added(p, ..), true) => format!("A\t{p}"),
+                (Change::Deleted(p, ..), true) => format!("D\t{p}"),
+                (Change::Modified(p, ..), true) => format!("M\t{p}"),
+                (Change::Renamed(f, t), true) => format!("R100\t{f}\t{t}"),
+                (
+                    Change::Added(p, ..) | Change::Deleted(p, ..) | Change::Modified(p, ..),
+                    false,
+                ) => p.clone(),
+                (Change::Renamed(_, t), false) => t.clone(),
+            };
+            writeln!(inv.out, "{line}")?;
+        }
+        return Ok(());
+    }
+    let body = commits_patch(repo, c.parents.first().copied(), *id, stat)?;
+    if !body.is_empty() {
+        if (!oneline && format.is_none()) || (format.is_some() && !stat) {
+            writeln!(inv.out)?;
+        }
+        inv.out.write_all(&body)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,215 @@
+//! `git status` (long, `-s`/`--short`, `--porcelain`, `-b`, `-u`), and the
+//! long format `git commit` prints when there is nothing to commit.
+
+use std::io::Write;
+
+use crate::Invocation;
+use crate::cmd::unsupported;
+use crate::error::Result;
+use crate::index::Index;
+use crate::repo::{Head, Repo};
+use crate::status::{self, Changes, Untracked};
+
+const LABEL_WIDTH: usize = 12;
+
+pub fn run(inv: &mut Invocation) -> Result<i32> {
+    let (mut short, mut porcelain, mut branch) = (false, false, false);
+    let mut untracked = Untracked::Normal;
+    for a in inv.args.clone() {
+        match a.as_str() {
+            "-s" | "--short" => short = true,
+            "--porcelain" | "--porcelain=v1" => porcelain = true,
+            "-b" | "--branch" => branch = true,
+            "-sb" | "-bs" => {
+                short = true;
+                branch = true;
+            }
+            "-u" | "-uall" | "--untracked-files=all" | "--untracked-files" => {
+                untracked = Untracked::All
+            }
+            "-uno" | "--untracked-files=no" => untracked = Untracked::No,
+            "-unormal" | "--untracked-files=normal" => untracked = Untracked::Normal,
+            "--long" => {}
+            s => return unsupported("status", s),
+        }
+    }
+    let mut repo = inv.repo()?;
+    let index = Index::load(&repo.git_dir)?;
+    if short || porcelain {
+        let changes = status::compute(&mut repo, &index, untracked)?;
+        if branch {
+            writeln!(inv.out, "## {}", branch_line(&repo)?)?;
+        }
+        print_short(&repo, &changes, porcelain, &mut inv.out)?;
+        return Ok(0);
+    }
+    long_with(&mut repo, &index, &mut inv.out, false, untracked)?;
+    Ok(0)
+}
+
+fn branch_line(repo: &Repo) -> Result<String> {
+    Ok(match repo.head()? {
+        Head::Branch(b, None) => format!("No commits yet on {b}"),
+        Head::Branch(b, Some(_)) => b,
+        Head::Detached(_) => "HEAD (no branch)".to_owned(),
+    })
+}
+
+fn print_short(repo: &Repo, c: &Changes, porcelain: bool, out: &mut impl Write) -> Result<()> {
+    let show = |p: &str| {
+        let shown = if porcelain {
+            p.to_owned()
+        } else {
+            repo.display_path(p)
+        };
+        crate::worktree::quote_path(&shown, true)
+    };
+    // One line per path: index status, then work-tree status.
+    let mut lines: std::collections::BTreeMap<String, (char, char, Option<String>)> =
+        Default::default();
+    for (x, path, from) in &c.staged {
+        lines.insert(path.clone(), (*x, ' ', from.clone()));
+    }
+    for (y, path) in &c.unstaged {
+        lines.entry(path.clone()).or_insert((' ', ' ', None)).1 = *y;
+    }
+    for (path, label) in &c.unmerged {
+        let xy = match *label {
+            "both modified:" => ('U', 'U'),
+            "both added:" => ('A', 'A'),
+            "deleted by them:" => ('U', 'D'),
+            "deleted by us:" => ('D', 'U'),
+            "added by us:" => ('A', 'U'),
+            "added by them:" => ('U', 'A'),
+            _ => ('D', 'D'),
+        };
+        lines.insert(path.clone(), (xy.0, xy.1, None));
+    }
+    for (path, (x, y, from)) in &lines {
+        match from {
+            Some(f) => writeln!(out, "{x}{y} {} -> {}", show(f), show(path))?,
+            None => writeln!(out, "{x}{y} {}", show(path))?,
+        }
+    }
+    for u in &c.untracked {
+        writeln!(out, "?? {}", show(u))?;
+    }
+    Ok(())
+}
+
+/// The long format; `for_commit` words the end as `git commit` does.
+pub fn long(repo: &mut Repo, index: &Index, out: &mut impl Write, for_commit: bool) -> Result<()> {
+    long_with(repo, index, out, for_commit, Untracked::Normal)
+}
+
+fn long_with(
+    repo: &mut Repo,
+    index: &Index,
+    out: &mut impl Write,
+    for_commit: bool,
+    untracked: Untracked,
+) -> Result<()> {
+    let c = status::compute(repo, index, untracked)?;
+    let head = repo.head()?;
+    match &head {
+        Head::Branch(b, _) => writeln!(out, "On branch {b}")?,
+        Head::Detached(id) => {
+            let a = repo.abbrev(id);
+            writeln!(out, "HEAD detached at {a}")?
+        }
+    }
+    let no_commits = matches!(head, Head::Branch(_, None));
+    if no_commits {
+        let what = if for_commit {
+            "Initial commit"
+        } else {
+            "No commits yet"
+        };
+        write!(out, "\n{what}\n\n")?;
+    }
+    let show = |p: &str| crate::worktree::quote_path(&repo.display_path(p), false);
+    if !c.unmerged.is_empty() {
+        writeln!(out, "Unmerged paths:")?;
+        writeln!(out, "  (use \"git add <file>...\" to mark resolution)")?;
+        for (p, label) in &c.unmerged {
+            writeln!(out, "\t{label:<17}{}", show(p))?;
+        }
+        writeln!(out)?;
+    }
+    if !c.staged.is_empty() {
+        writeln!(out, "Changes to be committed:")?;
+        if no_commits {
+            writeln!(out, "  (use \"git rm --cached <file>...\" to unstage)")?;
+        } else {
+            writeln!(out, "  (use \"git restore --staged <file>...\" to unstage)")?;
+        }
+        for (x, p, from) in &c.staged {
+            let label = match x {
+                'A' => "new file:",
+                'M' => "modified:",
+                'D' => "deleted:",
+                _ => "renamed:",
+            };
+            match from {
+                Some(f) => writeln!(out, "\t{label:<LABEL_WIDTH$}{} -> {}", show(f), show(p))?,
+                None => writeln!(out, "\t{label:<LABEL_WIDTH$}{}", show(p))?,
+            }
+        }
+        writeln!(out)?;
+    }
+    if !c.unstaged.is_empty() {
+        writeln!(out, "Changes not staged for commit:")?;
+        if c.unstaged.iter().any(|(y, _)| *y == 'D') {
+            writeln!(
+                out,
+                "  (use \"git add/rm <file>...\" to update what will be committed)"
+            )?;
+        } else {
+            writeln!(
+                out,
+                "  (use \"git add <file>...\" to update what will be committed)"
+            )?;
+        }
+        writeln!(
+            out,
+            "  (use \"git restore <file>...\" to discard changes in working directory)"
+        )?;
+        for (y, p) in &c.unstaged {
+            let label = if *y == 'D' { "deleted:" } else { "modified:" };
+            writeln!(out, "\t{label:<LABEL_WIDTH$}{}", show(p))?;
+        }
+        writeln!(out)?;
+    }
+    if !c.untracked.is_empty() {
+        writeln!(out, "Untracked files:")?;
+        writeln!(
+            out,
+            "  (use \"git add <file>...\" to include in what will be committed)"
+        )?;
+        for u in &c.untracked {
+            writeln!(out, "\t{}", show(u))?;
+        }
+        writeln!(out)?;
+    }
+    if c.staged.is_empty() {
+        if !c.unstaged.is_empty() {
+            writeln!(
+                out,
+                "no changes added to commit (use \"git add\" and/or \"git commit -a\")"
+            )?;
+        } else if !c.untracked.is_empty() {
+            writeln!(
+                out,
+                "nothing added to commit but untracked files present (use \"git add\" to track)"
+            )?;
+        } else if no_commits {
+            writeln!(
+                out,
+                "nothing to commit (create/copy files and use \"git add\" to track)"
+            )?;
+        } else {
+            writeln!(out, "nothing to commit, working tree clean")?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,110 @@
+//! `git tag` (list, `-l PATTERN`), `git tag NAME [REV]`, `-a -m`, `-d`.
+
+use std::io::Write;
+
+use crate::Invocation;
+use crate::cmd::commit::cleanup;
+use crate::cmd::unsupported;
+use crate::error::{Error, Result, fatal};
+use crate::ident::Ident;
+use crate::odb::Kind;
+
+pub fn run(inv: &mut Invocation) -> Result<i32> {
+    let mut annotate = false;
+    let mut delete = false;
+    let mut list = false;
+    let mut force = false;
+    let mut message: Option<String> = None;
+    let mut rest = Vec::new();
+    let args = inv.args.clone();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "-a" | "--annotate" => annotate = true,
+            "-d" | "--delete" => delete = true,
+            "-l" | "--list" => list = true,
+            "-f" | "--force" => force = true,
+            "-m" | "--message" => {
+                i += 1;
+                message = Some(args.get(i).cloned().unwrap_or_default());
+                annotate = true;
+            }
+            s if s.starts_with('-') => return unsupported("tag", s),
+            s => rest.push(s.to_owned()),
+        }
+        i += 1;
+    }
+    let mut repo = inv.repo()?;
+    if delete {
+        let mut code = 0;
+        for n in &rest {
+            let name = format!("refs/tags/{n}");
+            match repo.resolve_ref(&name) {
+                Some(id) => {
+                    crate::cmd::branch::delete_ref(&repo, &name)?;
+                    let a = repo.abbrev(&id);
+                    writeln!(inv.out, "Deleted tag '{n}' (was {a})")?;
+                }
+                None => {
+                    eprintln!("error: tag '{n}' not found.");
+                    code = 1;
+                }
+            }
+        }
+        return if code == 0 {
+            Ok(0)
+        } else {
+            Err(Error::Exit(code))
+        };
+    }
+    if list || rest.is_empty() {
+        for (name, _) in repo.refs_under("refs/tags/") {
+            let short = &name[10..];
+            if rest.is_empty()
+                || rest.iter().any(|p| {
+                    gix_glob::wildmatch(
+                        p.as_str().into(),
+                        short.into(),
+                        gix_glob::wildmatch::Mode::empty(),
+                    )
+                })
+            {
+                writeln!(inv.out, "{short}")?;
+            }
+        }
+        return Ok(0);
+    }
+    let name = rest[0].clone();
+    let refname = format!("refs/tags/{name}");
+    if repo.resolve_ref(&refname).is_some() && !force {
+        return fatal(format!("tag '{name}' already exists"));
+    }
+    let target = match rest.get(1) {
+        Some(r) => match repo.rev_parse(r)? {
+            Some(id) => id,
+            None => return fatal(format!("Failed to resolve '{r}' as a valid ref.")),
+        },
+        None => match repo.head_commit()? {
+            Some(h) => h,
+            None => return fatal("Failed to resolve 'HEAD' as a valid ref."),
+        },
+    };
+    let id = if annotate {
+        let Some(message) = message else {
+            return unsupported("tag", "-a without -m (an editor)");
+        };
+        let kind = repo.odb.must_read(&target)?.kind;
+        let tagger = Ident::of("COMMITTER", &repo.config)?;
+        let body = format!(
+            "object {target}\ntype {}\ntag {name}\ntagger {}\n\n{}",
+            kind.name(),
+            tagger.header(),
+            cleanup(&message)
+        );
+        repo.odb.write(Kind::Tag, body.as_bytes())?
+    } else {
+        target
+    };
+    repo.write_ref(&refname, &id)?;
+    Ok(0)
+}

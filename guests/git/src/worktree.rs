@@ -1,0 +1,203 @@
+//! The work tree as git sees it: its files (not `.git`), what `.gitignore`
+//! files, `.git/info/exclude` and `core.excludesFile` ignore (gix-ignore
+//! parses, gix-glob matches, with git's precedence: deeper files over
+//! shallower, the last matching line wins), and blob ids of files.
+
+use std::path::{Path, PathBuf};
+
+use gix_glob::Pattern;
+use gix_glob::pattern::Case;
+use gix_glob::wildmatch::Mode as Wild;
+use gix_hash::ObjectId;
+
+use crate::error::Result;
+use crate::odb::{self, Kind};
+
+/// Ignore patterns of one source, matched relative to `base` (`""` or `dir/`).
+struct Source {
+    base: String,
+    patterns: Vec<Pattern>,
+}
+
+pub struct Ignores {
+    /// Lowest precedence first.
+    sources: Vec<Source>,
+}
+
+fn parse(base: &str, bytes: &[u8]) -> Source {
+    Source {
+        base: base.to_owned(),
+        patterns: gix_ignore::parse(bytes, false).map(|(p, _, _)| p).collect(),
+    }
+}
+
+impl Ignores {
+    pub fn load(work_tree: &Path, git_dir: &Path, excludes_file: Option<PathBuf>) -> Ignores {
+        let mut sources = Vec::new();
+        if let Some(f) = excludes_file.and_then(|p| std::fs::read(p).ok()) {
+            sources.push(parse("", &f));
+        }
+        if let Ok(f) = std::fs::read(git_dir.join("info/exclude")) {
+            sources.push(parse("", &f));
+        }
+        let mut ig = Ignores { sources };
+        ig.add_dir(work_tree, "");
+        ig
+    }
+
+    /// Adds `DIR/.gitignore` (`dir` is `""` or `a/b/`).
+    fn add_dir(&mut self, work_tree: &Path, dir: &str) -> usize {
+        match std::fs::read(work_tree.join(dir).join(".gitignore")) {
+            Ok(bytes) => {
+                self.sources.push(parse(dir, &bytes));
+                1
+            }
+            Err(_) => 0,
+        }
+    }
+
+    /// Whether repository path `path` is ignored.
+    pub fn is_ignored(&self, path: &str, is_dir: bool) -> bool {
+        for source in self.sources.iter().rev() {
+            let Some(rel) = path.strip_prefix(source.base.as_str()) else {
+                continue;
+            };
+            let basename_start = rel.rfind('/').map(|i| i + 1);
+            for p in source.patterns.iter().rev() {
+                if p.matches_repo_relative_path(
+                    rel.into(),
+                    basename_start,
+                    Some(is_dir),
+                    Case::Sensitive,
+                    Wild::NO_MATCH_SLASH_LITERAL,
+                ) {
+                    return !p.is_negative();
+                }
+            }
+        }
+        false
+    }
+}
+
+/// A file of the work tree.
+pub struct WorkFile {
+    pub path: String,
+    pub meta: std::fs::Metadata,
+}
+
+/// Files under `dir` (a repository path, `""` for all), sorted, with the
+/// ignored ones left out unless `with_ignored`; also the untracked
+/// directories' contents.
+pub fn walk(
+    work_tree: &Path,
+    git_dir: &Path,
+    ignores: &mut Ignores,
+    dir: &str,
+) -> Result<Vec<WorkFile>> {
+    let mut out = Vec::new();
+    walk_dir(work_tree, git_dir, ignores, dir, &mut out)?;
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+fn walk_dir(
+    work_tree: &Path,
+    git_dir: &Path,
+    ignores: &mut Ignores,
+    dir: &str,
+    out: &mut Vec<WorkFile>,
+) -> Result<()> {
+    let added = if dir.is_empty() {
+        0
+    } else {
+        ignores.add_dir(work_tree, dir)
+    };
+    let Ok(entries) = std::fs::read_dir(work_tree.join(dir)) else {
+        return Ok(());
+    };
+    let mut names: Vec<(String, std::fs::Metadata)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let meta = std::fs::symlink_metadata(e.path()).ok()?;
+            Some((name, meta))
+        })
+        .collect();
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, meta) in names {
+        if name == ".git" {
+            continue;
+        }
+        let path = format!("{dir}{name}");
+        if meta.is_dir() {
+            if work_tree.join(&path) == git_dir {
+                continue;
+            }
+            if ignores.is_ignored(&path, true) {
+                continue;
+            }
+            walk_dir(work_tree, git_dir, ignores, &format!("{path}/"), out)?;
+        } else if !ignores.is_ignored(&path, false) {
+            out.push(WorkFile { path, meta });
+        }
+    }
+    for _ in 0..added {
+        ignores.sources.pop();
+    }
+    Ok(())
+}
+
+/// The mode git records for a new file. wasi:filesystem shows no
+/// permission bits, so this git works as `core.fileMode=false` does: a file
+/// already staged keeps its mode (callers see to that), a new one is 644.
+pub fn mode_of(meta: &std::fs::Metadata) -> u32 {
+    if meta.file_type().is_symlink() {
+        0o120000
+    } else {
+        0o100644
+    }
+}
+
+/// The blob content git stores for a work-tree file.
+pub fn content(work_tree: &Path, path: &str, meta: &std::fs::Metadata) -> Result<Vec<u8>> {
+    let full = work_tree.join(path);
+    if meta.file_type().is_symlink() {
+        let target = std::fs::read_link(&full)?;
+        return Ok(target.to_string_lossy().into_owned().into_bytes());
+    }
+    Ok(std::fs::read(full)?)
+}
+
+pub fn blob_id(work_tree: &Path, path: &str, meta: &std::fs::Metadata) -> Result<ObjectId> {
+    Ok(odb::hash(Kind::Blob, &content(work_tree, path, meta)?))
+}
+
+/// A path as git prints it with `core.quotePath` on: in double quotes with
+/// C escapes (and octal for bytes outside printable ASCII) when it has any
+/// such byte, a `"` or a `\` — or, with `quote_sp` (short status), a space.
+pub fn quote_path(path: &str, quote_sp: bool) -> String {
+    let needs = path
+        .bytes()
+        .any(|b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\' || (quote_sp && b == b' '));
+    if !needs {
+        return path.to_owned();
+    }
+    let mut out = String::from("\"");
+    for b in path.bytes() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            0x07 => out.push_str("\\a"),
+            0x08 => out.push_str("\\b"),
+            0x0b => out.push_str("\\v"),
+            0x0c => out.push_str("\\f"),
+            b if !(0x20..0x7f).contains(&b) => out.push_str(&format!("\\{b:03o}")),
+            b => out.push(b as char),
+        }
+    }
+    out.push('"');
+    out
+}
