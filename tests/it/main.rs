@@ -24,4 +24,5 @@ mod js_cases;
 mod python_backend;
 mod shell_corpus;
 mod shell_limits;
+mod sqlite3_corpus;
 mod wit_contract;
