@@ -244,7 +244,6 @@ fn run_sql_args(sh: &mut Shell, cmds: &[Vec<u8>]) -> i32 {
                 return if rc == 2 { 0 } else { rc };
             }
         } else {
-            sh.echo_input(cmd);
             let (rc, msg) = sh.exec(cmd);
             if rc != 0 || msg.is_some() {
                 sh.flush();

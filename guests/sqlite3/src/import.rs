@@ -145,7 +145,7 @@ impl Reader {
     }
 }
 
-const USAGE: &str = r#".import FILE TABLE        Import data from FILE into TABLE
+const USAGE: &str = r#".import FILE TABLE       Import data from FILE into TABLE
    Options:
      --ascii               Use \037 and \036 as column and row separators
      --csv                 Use , and \n as column and row separators
