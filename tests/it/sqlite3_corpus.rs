@@ -189,7 +189,11 @@ fn run_oracle(case: &Case, fixture: &Path) -> Outcome {
     let dir = tempfile::tempdir().expect("a temp dir");
     copy_dir(fixture, dir.path());
     let words = split_words(&case.line);
-    assert_eq!(words[0], "sqlite3", "{}: the command must be sqlite3", case.name);
+    assert_eq!(
+        words[0], "sqlite3",
+        "{}: the command must be sqlite3",
+        case.name
+    );
     let mut child = {
         use std::os::unix::process::CommandExt;
         Command::new(ORACLE)
@@ -277,10 +281,16 @@ fn differences(want: &Outcome, got: &Outcome) -> Vec<String> {
         d.push(format!("exit: want {}, got {}", want.exit, got.exit));
     }
     if want.stdout != got.stdout {
-        d.push(format!("stdout:\n  want {:?}\n  got  {:?}", want.stdout, got.stdout));
+        d.push(format!(
+            "stdout:\n  want {:?}\n  got  {:?}",
+            want.stdout, got.stdout
+        ));
     }
     if want.stderr != got.stderr {
-        d.push(format!("stderr:\n  want {:?}\n  got  {:?}", want.stderr, got.stderr));
+        d.push(format!(
+            "stderr:\n  want {:?}\n  got  {:?}",
+            want.stderr, got.stderr
+        ));
     }
     if want.files != got.files {
         for name in want.files.keys().chain(got.files.keys()) {
@@ -312,7 +322,10 @@ fn sqlite3_matches_the_cli() {
     assert!(all.len() >= MIN_CASES, "only {} cases", all.len());
     let filter = std::env::var("SQLITE3_CORPUS_FILTER").unwrap_or_default();
     let cases: Vec<&Case> = all.iter().filter(|c| c.name.contains(&filter)).collect();
-    assert!(!cases.is_empty(), "SQLITE3_CORPUS_FILTER={filter} matches no case");
+    assert!(
+        !cases.is_empty(),
+        "SQLITE3_CORPUS_FILTER={filter} matches no case"
+    );
     let fixture = tempfile::tempdir().expect("a temp dir");
     prepare_fixture(fixture.path());
     let failures: Vec<String> = parallel_map(&cases, |case| {
