@@ -123,7 +123,6 @@ pub fn main(argv: Vec<Vec<u8>>) -> i32 {
     let mut sh = Shell::new(db_name.unwrap_or_else(|| ":memory:".into()));
     sh.readonly = readonly;
     sh.bail = bail;
-    crate::set_bail(bail);
     if std::path::Path::new(&sh.db_path).exists() {
         sh.open_db();
     }
@@ -275,14 +274,14 @@ fn rc_file(sh: &mut Shell, init: Option<&[u8]>) {
         Ok(f) => {
             let saved = sh.lineno;
             let mut r = std::io::BufReader::new(f);
-            if sh.process_input(&mut r) && crate::bail() {
+            if sh.process_input(&mut r) && sh.bail {
                 crate::exit(1);
             }
             sh.lineno = saved;
         }
         Err(_) if init.is_some() => {
             eprintln!("cannot open: \"{path}\"");
-            if crate::bail() {
+            if sh.bail {
                 crate::exit(1);
             }
         }

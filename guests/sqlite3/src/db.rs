@@ -197,7 +197,8 @@ impl Db {
         }
     }
 
-    /// Prepares one statement, panicking on nothing (for the shell's own SQL).
+    /// Prepares the shell's own one-statement SQL; Err for an error or no
+    /// statement.
     pub fn prepare_one(&self, sql: &str) -> Result<Stmt, i32> {
         match self.prepare(sql.as_bytes())? {
             (Some(s), _) => Ok(s),

@@ -196,7 +196,6 @@ pub fn run(sh: &mut Shell, line: &[u8]) -> i32 {
             return usage("Usage: .bail on|off");
         }
         sh.bail = boolean_value(&args[1]);
-        crate::set_bail(sh.bail);
     } else if is(c, "changes", 3) {
         if n != 2 {
             return usage("Usage: .changes on|off");

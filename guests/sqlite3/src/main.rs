@@ -16,7 +16,6 @@ mod shell;
 mod x87;
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 #[cfg(target_os = "wasi")]
 mod wasi_exit {
@@ -32,17 +31,6 @@ mod wasi_exit {
         generate_all,
     });
     pub use wasi::cli::exit::exit_with_code;
-}
-
-static BAIL: AtomicBool = AtomicBool::new(false);
-
-/// `-bail` / `.bail`, for the paths that exit from deep inside.
-pub fn set_bail(on: bool) {
-    BAIL.store(on, Ordering::Relaxed);
-}
-
-pub fn bail() -> bool {
-    BAIL.load(Ordering::Relaxed)
 }
 
 /// Ends the program with `code` (any 0-255: WASI's plain `exit` only
