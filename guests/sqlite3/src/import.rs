@@ -338,50 +338,7 @@ pub fn import(sh: &mut Shell, args: &[Vec<u8>]) -> i32 {
     let select = [b"SELECT * FROM ".as_slice(), &full].concat();
     let mut prepared = sh.db().prepare(&select);
     if prepared.is_err() && crate::db::strglob(b"no such table: *", &sh.db().errmsg()) {
-        let mut names = Vec::new();
-        while let Some(f) = r.read() {
-            names.push(f);
-            if r.term != r.col_sep {
-                break;
-            }
-        }
-        if names.is_empty() {
-            eprintln!("{file}: empty file");
-            return 1;
-        }
-        let (names, renamed) = unique_names(&names);
-        if !renamed.is_empty() {
-            let list: Vec<String> = renamed
-                .iter()
-                .map(|(a, b)| {
-                    format!(
-                        "{} to {}",
-                        lossy(&quote::dquoted(a)),
-                        lossy(&quote::dquoted(b))
-                    )
-                })
-                .collect();
-            eprintln!(
-                "Columns renamed during .import {file} due to duplicates:\n{}",
-                list.join(",\n")
-            );
-        }
-        let mut create = [b"CREATE TABLE ".as_slice(), &full, b"(\n"].concat();
-        for (k, name) in names.iter().enumerate() {
-            if k > 0 {
-                create.extend_from_slice(if k % 4 > 0 { b", " } else { b",\n " });
-            }
-            create.extend_from_slice(&quote::dquoted(name));
-            create.extend_from_slice(b" TEXT");
-        }
-        create.extend_from_slice(b")\n");
-        if verbose >= 1 {
-            let mut o = create.clone();
-            o.push(b'\n');
-            sh.out(&o);
-        }
-        if sh.db().exec(&lossy(&create)) != 0 {
-            eprintln!("{} failed:\n{}", lossy(&create), lossy(&sh.db().errmsg()));
+        if create_from_header(sh, &mut r, &full, verbose).is_err() {
             return 1;
         }
         prepared = sh.db().prepare(&select);
@@ -418,6 +375,85 @@ pub fn import(sh: &mut Shell, args: &[Vec<u8>]) -> i32 {
     if need_commit {
         sh.db().exec("BEGIN");
     }
+    let (rows, errors, rc) = insert_rows(sh, &mut r, &mut st, ncol);
+    drop(st);
+    if need_commit {
+        sh.db().exec("COMMIT");
+    }
+    if verbose > 0 {
+        sh.out(
+            format!(
+                "Added {rows} rows with {errors} errors using {} lines of input\n",
+                r.line - 1
+            )
+            .as_bytes(),
+        );
+    }
+    rc
+}
+
+/// Creates `full` with a TEXT column per field of the first row; Err when
+/// that failed (reported).
+fn create_from_header(sh: &mut Shell, r: &mut Reader, full: &[u8], verbose: i32) -> Result<(), ()> {
+    let file = r.file.clone();
+    let mut names = Vec::new();
+    while let Some(f) = r.read() {
+        names.push(f);
+        if r.term != r.col_sep {
+            break;
+        }
+    }
+    if names.is_empty() {
+        eprintln!("{file}: empty file");
+        return Err(());
+    }
+    let (names, renamed) = unique_names(&names);
+    if !renamed.is_empty() {
+        let list: Vec<String> = renamed
+            .iter()
+            .map(|(a, b)| {
+                format!(
+                    "{} to {}",
+                    lossy(&quote::dquoted(a)),
+                    lossy(&quote::dquoted(b))
+                )
+            })
+            .collect();
+        eprintln!(
+            "Columns renamed during .import {file} due to duplicates:\n{}",
+            list.join(",\n")
+        );
+    }
+    let mut create = [b"CREATE TABLE ".as_slice(), full, b"(\n"].concat();
+    for (k, name) in names.iter().enumerate() {
+        if k > 0 {
+            create.extend_from_slice(if k % 4 > 0 { b", " } else { b",\n " });
+        }
+        create.extend_from_slice(&quote::dquoted(name));
+        create.extend_from_slice(b" TEXT");
+    }
+    create.extend_from_slice(b")\n");
+    if verbose >= 1 {
+        let mut o = create.clone();
+        o.push(b'\n');
+        sh.out(&o);
+    }
+    if sh.db().exec(&lossy(&create)) != 0 {
+        eprintln!("{} failed:\n{}", lossy(&create), lossy(&sh.db().errmsg()));
+        return Err(());
+    }
+    Ok(())
+}
+
+/// Inserts every remaining row; (rows inserted, rows failed, the last
+/// INSERT's result code, which is what `.import` returns).
+fn insert_rows(
+    sh: &mut Shell,
+    r: &mut Reader,
+    st: &mut crate::db::Stmt,
+    ncol: usize,
+) -> (u64, u64, i32) {
+    let file = r.file.clone();
     let (mut rows, mut errors) = (0u64, 0u64);
     let mut rc = 0;
     loop {
@@ -473,18 +509,5 @@ pub fn import(sh: &mut Shell, args: &[Vec<u8>]) -> i32 {
             break;
         }
     }
-    drop(st);
-    if need_commit {
-        sh.db().exec("COMMIT");
-    }
-    if verbose > 0 {
-        sh.out(
-            format!(
-                "Added {rows} rows with {errors} errors using {} lines of input\n",
-                r.line - 1
-            )
-            .as_bytes(),
-        );
-    }
-    rc
+    (rows, errors, rc)
 }
