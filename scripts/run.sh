@@ -9,6 +9,7 @@ if [ -x scripts/build-guests.sh ] && [ -f guests/Cargo.toml ]; then
   ./scripts/build-guests.sh
 fi
 ./scripts/build-python.sh
+./scripts/build-sqlite3.sh
 cargo build --quiet --release -p computer-cli
 BIN="$PWD/target/release/computer"
 

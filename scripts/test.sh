@@ -15,6 +15,8 @@ fi
 ./scripts/build-wasi-programs.sh
 # python3 and its standard library, embedded in the binary by computer-builtins.
 ./scripts/build-python.sh
+# sqlite3 (guests/sqlite3), embedded in the binary by computer-builtins.
+./scripts/build-sqlite3.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all --check

@@ -9,42 +9,67 @@ use std::path::{Path, PathBuf};
 
 /// (cfg, env var overriding the component's path (and, with `_FILES`, the
 /// files directory's), component path under the repository, files directory
-/// under the repository, blob name)
-const BUILTINS: &[(&str, &str, &str, &str, &str)] = &[(
-    "computer_python",
-    "COMPUTER_PYTHON_WASM",
-    "target/python/python3.wasm",
-    "target/python/lib/python3.14",
-    "python-lib.blob",
-)];
+/// under the repository and blob name (None: a command with no files), the
+/// script that builds it)
+type BuiltIn = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<(&'static str, &'static str)>,
+    &'static str,
+);
+
+const BUILTINS: &[BuiltIn] = &[
+    (
+        "computer_python",
+        "COMPUTER_PYTHON_WASM",
+        "target/python/python3.wasm",
+        Some(("target/python/lib/python3.14", "python-lib.blob")),
+        "scripts/build-python.sh",
+    ),
+    (
+        "computer_sqlite3",
+        "COMPUTER_SQLITE3_WASM",
+        "target/sqlite3/sqlite3.wasm",
+        None,
+        "scripts/build-sqlite3.sh",
+    ),
+];
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let root = manifest.join("../..");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
-    for (cfg, var, wasm, files, blob) in BUILTINS {
+    for (cfg, var, wasm, files, script) in BUILTINS {
         println!("cargo::rustc-check-cfg=cfg({cfg})");
         println!("cargo::rerun-if-env-changed={var}");
         let wasm = std::env::var_os(var)
             .map(PathBuf::from)
             .unwrap_or_else(|| root.join(wasm));
-        let files_var = format!("{var}_FILES");
-        println!("cargo::rerun-if-env-changed={files_var}");
-        let files = std::env::var_os(&files_var)
-            .map(PathBuf::from)
-            .unwrap_or_else(|| root.join(files));
         println!("cargo::rerun-if-changed={}", wasm.display());
-        println!("cargo::rerun-if-changed={}", files.display());
-        if !wasm.is_file() || !files.is_dir() {
-            println!(
-                "cargo::warning={} or {} not found; run scripts/build-python.sh to build it in",
-                wasm.display(),
-                files.display()
-            );
+        let files = files.map(|(dir, blob)| {
+            let files_var = format!("{var}_FILES");
+            println!("cargo::rerun-if-env-changed={files_var}");
+            let dir = std::env::var_os(&files_var)
+                .map(PathBuf::from)
+                .unwrap_or_else(|| root.join(dir));
+            println!("cargo::rerun-if-changed={}", dir.display());
+            (dir, blob)
+        });
+        let files_missing = files.as_ref().is_some_and(|(dir, _)| !dir.is_dir());
+        if !wasm.is_file() || files_missing {
+            let what = match &files {
+                Some((dir, _)) => format!("{} or {}", wasm.display(), dir.display()),
+                None => wasm.display().to_string(),
+            };
+            println!("cargo::warning={what} not found; run {script} to build it in");
             continue;
         }
-        let packed = out.join(blob);
-        pack(&files, &packed).expect("packing the built-in's files");
+        if let Some((dir, blob)) = &files {
+            let packed = out.join(blob);
+            pack(dir, &packed).expect("packing the built-in's files");
+            println!("cargo::rustc-env={var}_FILES={}", packed.display());
+        }
         let abs = wasm.canonicalize().unwrap_or(wasm);
         let bytes = std::fs::read(&abs).expect("reading the built-in component");
         let digest: String = sha2::Sha256::digest(&bytes)
@@ -53,7 +78,6 @@ fn main() {
             .collect();
         println!("cargo::rustc-env={var}_SHA256={digest}");
         println!("cargo::rustc-env={var}={}", abs.display());
-        println!("cargo::rustc-env={var}_FILES={}", packed.display());
         println!("cargo::rustc-cfg={cfg}");
     }
 }

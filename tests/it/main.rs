@@ -26,4 +26,5 @@ mod python_backend;
 mod python_corpus;
 mod shell_corpus;
 mod shell_limits;
+mod sqlite3_corpus;
 mod wit_contract;

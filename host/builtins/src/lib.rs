@@ -60,6 +60,15 @@ fn all() -> Vec<BuiltIn> {
             )),
             backend: Some(python_backend),
         },
+        #[cfg(computer_sqlite3)]
+        BuiltIn {
+            names: &["sqlite3"],
+            description: "SQLite's command-line shell (sqlite3 3.40's options, output modes and dot commands): sqlite3 DB \"SQL\", sqlite3 DB < script.sql",
+            component: include_bytes!(env!("COMPUTER_SQLITE3_WASM")),
+            sha256: env!("COMPUTER_SQLITE3_WASM_SHA256"),
+            files: None,
+            backend: None,
+        },
     ]
 }
 
