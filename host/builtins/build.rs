@@ -28,6 +28,13 @@ const BUILTINS: &[BuiltIn] = &[
         "scripts/build-python.sh",
     ),
     (
+        "computer_git",
+        "COMPUTER_GIT_WASM",
+        "guests/target/wasm32-wasip2/release/git.wasm",
+        None,
+        "scripts/build-guests.sh",
+    ),
+    (
         "computer_sqlite3",
         "COMPUTER_SQLITE3_WASM",
         "target/sqlite3/sqlite3.wasm",

@@ -12,6 +12,7 @@ mod diff;
 mod error;
 mod ident;
 mod index;
+mod merge3;
 mod objects;
 mod odb;
 mod pack;

@@ -178,7 +178,16 @@ fn mutating_defs() -> Vec<ToolDef> {
 fn exec_def(backends: &[BackendInfo]) -> ToolDef {
     let mut guide = String::new();
     for b in backends {
-        guide.push_str(&format!("- `{}`: {}\n", b.name, b.description));
+        guide.push_str(&format!("- `{}`: {}", b.name, b.description));
+        if let computer_runtime::Commands::Listed(names) = &b.commands {
+            if !names.is_empty() {
+                guide.push_str(&format!(
+                    " Programs its scripts run by name: {}.",
+                    names.join(", ")
+                ));
+            }
+        }
+        guide.push('\n');
     }
     let names: Vec<&str> = backends.iter().map(|b| b.name.as_str()).collect();
     let description = format!(
@@ -194,7 +203,7 @@ fn exec_def(backends: &[BackendInfo]) -> ToolDef {
             "backend": {"type": "string", "enum": names, "description": "Where to run it"},
             "cwd": {"type": "string", "description": "Working directory (default /)"},
             "env": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Environment variables"},
-            "input": {"description": "JSON input (js: the argument of the default export)"},
+            "input": {"description": "JSON input (js: the argument of the default export; python: the global `input`)"},
             "timeoutMs": {"type": "integer", "minimum": 1, "maximum": 3600000, "description": "Time limit in ms (default 60000)"},
         }),
         &["command"],

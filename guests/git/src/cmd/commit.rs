@@ -86,10 +86,16 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         (true, None) => return crate::error::fatal("You have nothing to amend."),
         _ => None,
     };
-    let parents: Vec<ObjectId> = match &old {
+    let merge_head = repo
+        .read_ref_file("MERGE_HEAD")
+        .and_then(|h| ObjectId::from_hex(h.as_bytes()).ok());
+    let mut parents: Vec<ObjectId> = match &old {
         Some(c) => c.parents.clone(),
         None => head.into_iter().collect(),
     };
+    if let (Some(m), None) = (merge_head, &old) {
+        parents.push(m);
+    }
     let files: Vec<(String, u32, ObjectId)> = index
         .files()
         .into_iter()
@@ -104,13 +110,21 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         Some(h) => Some(repo.tree_of(&h)?),
         None => None,
     };
-    if !amend && !allow_empty && head_tree == Some(tree)
-        || (!amend && head.is_none() && files.is_empty() && !allow_empty)
+    let concluding_merge = merge_head.is_some() && !amend;
+    if !concluding_merge
+        && (!amend && !allow_empty && head_tree == Some(tree)
+            || (!amend && head.is_none() && files.is_empty() && !allow_empty))
     {
         status::long(&mut repo, &index, &mut inv.out, true)?;
         return Err(Error::Exit(1));
     }
+    let merge_msg = if concluding_merge {
+        std::fs::read_to_string(repo.git_dir.join("MERGE_MSG")).ok()
+    } else {
+        None
+    };
     let message = match (messages.is_empty(), &old) {
+        (true, _) if merge_msg.is_some() => cleanup(merge_msg.as_deref().unwrap_or_default()),
         (true, Some(c)) => c.message.clone(),
         (true, None) => {
             eprintln!("Aborting commit due to empty commit message.");
@@ -139,11 +153,15 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         .odb
         .write(Kind::Commit, &objects::encode_commit(&commit))?;
     repo.update_head(&id)?;
-    let kind = match (amend, parents.is_empty()) {
+    let kind = match (amend, parents.len()) {
         (true, _) => "commit (amend)",
-        (false, true) => "commit (initial)",
-        (false, false) => "commit",
+        (false, 0) => "commit (initial)",
+        (false, 1) => "commit",
+        (false, _) => "commit (merge)",
     };
+    if concluding_merge {
+        crate::cmd::merge::clear_state(&repo);
+    }
     let log_subject = crate::cmd::log::subject(&commit.message);
     crate::reflog::head_moved(&repo, head, &id, &format!("{kind}: {log_subject}"), true);
     if !quiet {
@@ -171,8 +189,10 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                 crate::ident::format_date(a.seconds, a.offset, "default")
             )?;
         }
-        let text = summary(&mut repo, parent_tree.as_ref(), &tree)?;
-        inv.out.write_all(text.as_bytes())?;
+        if !concluding_merge {
+            let text = summary(&mut repo, parent_tree.as_ref(), &tree)?;
+            inv.out.write_all(text.as_bytes())?;
+        }
     }
     Ok(0)
 }

@@ -275,6 +275,55 @@ pub fn commits_patch(
     Ok(out)
 }
 
+/// The `--stat` table between two trees (its summary line included).
+pub fn commits_patch_trees(repo: &mut Repo, from: &ObjectId, to: &ObjectId) -> Result<Vec<u8>> {
+    let a = objects::flatten(&mut repo.odb, from)?;
+    let b = objects::flatten(&mut repo.odb, to)?;
+    stat_table(repo, &a, &b)
+}
+
+fn stat_table(repo: &mut Repo, a: &Side, b: &Side) -> Result<Vec<u8>> {
+    let changes = tree_changes(a, b);
+    let mut lines = Vec::new();
+    for c in &changes {
+        let (name, x, y) = match c {
+            Change::Added(p, _, id) => (p.clone(), Vec::new(), repo.odb.must_read(id)?.data),
+            Change::Deleted(p, _, id) => (p.clone(), repo.odb.must_read(id)?.data, Vec::new()),
+            Change::Modified(p, _, _, o, n) => (
+                p.clone(),
+                repo.odb.must_read(o)?.data,
+                repo.odb.must_read(n)?.data,
+            ),
+            Change::Renamed(f, t) => (
+                crate::cmd::commit::rename_label(f, t),
+                Vec::new(),
+                Vec::new(),
+            ),
+        };
+        if diff::is_binary(&x) || diff::is_binary(&y) {
+            lines.push(StatLine {
+                name,
+                ins: 0,
+                del: 0,
+                binary: Some((x.len(), y.len())),
+            });
+        } else {
+            let (ins, del) = diff::counts(&x, &y);
+            lines.push(StatLine {
+                name,
+                ins,
+                del,
+                binary: None,
+            });
+        }
+    }
+    Ok(if lines.is_empty() {
+        Vec::new()
+    } else {
+        diff::stat(&lines).into_bytes()
+    })
+}
+
 fn head_side(repo: &mut Repo, rev: Option<ObjectId>) -> Result<Side> {
     let id = match rev {
         Some(r) => Some(r),

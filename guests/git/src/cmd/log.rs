@@ -62,6 +62,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     let mut revs = Vec::new();
     let mut date_style = "default".to_owned();
     let mut patch = false;
+    let mut first_parent = false;
     let mut stat = false;
     let mut skip = 0usize;
     let mut full_ids = false;
@@ -74,6 +75,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         let a = opts[i].as_str();
         match a {
             "--oneline" => style = Style::Oneline,
+            "--first-parent" => first_parent = true,
             "-p" | "-u" | "--patch" => patch = true,
             "--stat" => stat = true,
             "--reverse" => reverse = true,
@@ -203,7 +205,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     } else {
         max.map(|m| m + skip)
     };
-    let mut commits = walk(&mut repo, &starts, &paths, limit)?;
+    let mut commits = walk_with(&mut repo, &starts, &paths, limit, first_parent)?;
     if !excluded.is_empty() {
         let hidden: BTreeSet<ObjectId> = walk(&mut repo, &excluded, &[], None)?
             .into_iter()
@@ -368,6 +370,16 @@ pub fn walk(
     paths: &[String],
     max: Option<usize>,
 ) -> Result<Vec<(ObjectId, Commit)>> {
+    walk_with(repo, starts, paths, max, false)
+}
+
+fn walk_with(
+    repo: &mut Repo,
+    starts: &[ObjectId],
+    paths: &[String],
+    max: Option<usize>,
+    first_parent: bool,
+) -> Result<Vec<(ObjectId, Commit)>> {
     let mut heap = BinaryHeap::new();
     let mut pending = std::collections::HashMap::new();
     let mut seen = BTreeSet::new();
@@ -388,7 +400,12 @@ pub fn walk(
         let Some(c) = pending.remove(&id) else {
             continue;
         };
-        for p in &c.parents {
+        let followed = if first_parent {
+            &c.parents[..c.parents.len().min(1)]
+        } else {
+            &c.parents[..]
+        };
+        for p in followed {
             if seen.insert(*p) {
                 let pc = repo.commit(p)?;
                 heap.push(Queued(parse_sig(&pc.committer).seconds, order, *p));

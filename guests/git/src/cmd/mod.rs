@@ -10,6 +10,7 @@ mod diff;
 mod init;
 mod log;
 mod ls_files;
+pub mod merge;
 mod mv;
 mod plumbing;
 mod reset;
@@ -43,6 +44,7 @@ pub fn dispatch(name: &str, inv: &mut Invocation) -> Result<i32> {
         "tag" => tag::run(inv),
         "show" => show::run(inv),
         "mv" => mv::run(inv),
+        "merge" => merge::run(inv),
         "symbolic-ref" => plumbing::symbolic_ref(inv),
         "ls-tree" => plumbing::ls_tree(inv),
         "hash-object" => plumbing::hash_object(inv),

@@ -151,7 +151,7 @@ fn show_commit(
             writeln!(inv.out, "    {line}")?;
         }
     }
-    if no_patch || c.parents.len() > 1 {
+    if no_patch || (c.parents.len() > 1 && !stat) {
         return Ok(());
     }
     if let Some(status) = names {

@@ -119,6 +119,20 @@ fn long_with(
         }
     }
     let no_commits = matches!(head, Head::Branch(_, None));
+    let merging = repo.git_dir.join("MERGE_HEAD").exists();
+    if merging {
+        if c.unmerged.is_empty() {
+            write!(
+                out,
+                "All conflicts fixed but you are still merging.\n  (use \"git commit\" to conclude merge)\n\n"
+            )?;
+        } else {
+            write!(
+                out,
+                "You have unmerged paths.\n  (fix conflicts and run \"git commit\")\n  (use \"git merge --abort\" to abort the merge)\n\n"
+            )?;
+        }
+    }
     if no_commits {
         let what = if for_commit {
             "Initial commit"
@@ -128,17 +142,11 @@ fn long_with(
         write!(out, "\n{what}\n\n")?;
     }
     let show = |p: &str| crate::worktree::quote_path(&repo.display_path(p), false);
-    if !c.unmerged.is_empty() {
-        writeln!(out, "Unmerged paths:")?;
-        writeln!(out, "  (use \"git add <file>...\" to mark resolution)")?;
-        for (p, label) in &c.unmerged {
-            writeln!(out, "\t{label:<17}{}", show(p))?;
-        }
-        writeln!(out)?;
-    }
     if !c.staged.is_empty() {
         writeln!(out, "Changes to be committed:")?;
-        if no_commits {
+        if merging {
+            // git gives no hint while a merge is being concluded.
+        } else if no_commits {
             writeln!(out, "  (use \"git rm --cached <file>...\" to unstage)")?;
         } else {
             writeln!(out, "  (use \"git restore --staged <file>...\" to unstage)")?;
@@ -154,6 +162,21 @@ fn long_with(
                 Some(f) => writeln!(out, "\t{label:<LABEL_WIDTH$}{} -> {}", show(f), show(p))?,
                 None => writeln!(out, "\t{label:<LABEL_WIDTH$}{}", show(p))?,
             }
+        }
+        writeln!(out)?;
+    }
+    if !c.unmerged.is_empty() {
+        writeln!(out, "Unmerged paths:")?;
+        if c.unmerged.iter().any(|(_, l)| l.contains("deleted")) {
+            writeln!(
+                out,
+                "  (use \"git add/rm <file>...\" as appropriate to mark resolution)"
+            )?;
+        } else {
+            writeln!(out, "  (use \"git add <file>...\" to mark resolution)")?;
+        }
+        for (p, label) in &c.unmerged {
+            writeln!(out, "\t{label:<17}{}", show(p))?;
         }
         writeln!(out)?;
     }
@@ -192,7 +215,7 @@ fn long_with(
         writeln!(out)?;
     }
     if c.staged.is_empty() {
-        if !c.unstaged.is_empty() {
+        if !c.unstaged.is_empty() || !c.unmerged.is_empty() {
             writeln!(
                 out,
                 "no changes added to commit (use \"git add\" and/or \"git commit -a\")"

@@ -13,6 +13,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     let mut annotate = false;
     let mut delete = false;
     let mut list = false;
+    let mut annotations = false;
     let mut force = false;
     let mut message: Option<String> = None;
     let mut rest = Vec::new();
@@ -23,6 +24,10 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             "-a" | "--annotate" => annotate = true,
             "-d" | "--delete" => delete = true,
             "-l" | "--list" => list = true,
+            "-n" => {
+                list = true;
+                annotations = true;
+            }
             "-f" | "--force" => force = true,
             "-m" | "--message" => {
                 i += 1;
@@ -69,7 +74,29 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     )
                 })
             {
-                writeln!(inv.out, "{short}")?;
+                if annotations {
+                    let id = repo
+                        .resolve_ref(&name)
+                        .unwrap_or_else(|| gix_hash::ObjectId::null(gix_hash::Kind::Sha1));
+                    let obj = repo.odb.must_read(&id)?;
+                    let subject = match obj.kind {
+                        Kind::Tag => {
+                            let text = String::from_utf8_lossy(&obj.data).into_owned();
+                            let msg = text
+                                .split_once("\n\n")
+                                .map(|(_, m)| m.to_owned())
+                                .unwrap_or_default();
+                            msg.lines().next().unwrap_or("").to_owned()
+                        }
+                        Kind::Commit => crate::cmd::log::subject(
+                            &crate::objects::parse_commit(&obj.data)?.message,
+                        ),
+                        _ => String::new(),
+                    };
+                    writeln!(inv.out, "{short:<15} {subject}")?;
+                } else {
+                    writeln!(inv.out, "{short}")?;
+                }
             }
         }
         return Ok(0);

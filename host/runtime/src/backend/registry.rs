@@ -49,7 +49,25 @@ impl Runtime {
 
     /// What each registered backend says of itself, sorted by name.
     pub fn backend_infos(&self) -> Vec<BackendInfo> {
-        self.all_backends().iter().map(|b| b.info()).collect()
+        // A backend that runs commands by name runs the runtime's (the
+        // built-in git, python3, sqlite3 ...), and the runner guests the
+        // commands interface reaches (the shell as `sh`).
+        let commands = self.inner.commands.runtime_names();
+        self.all_backends()
+            .iter()
+            .map(|b| {
+                let mut info = b.info();
+                if let super::Commands::Listed(names) = &mut info.commands {
+                    for c in &commands {
+                        if !names.contains(c) {
+                            names.push(c.clone());
+                        }
+                    }
+                    names.sort();
+                }
+                info
+            })
+            .collect()
     }
 
     /// Every registered backend, sorted by name; the registry's lock is not

@@ -134,6 +134,16 @@ impl CommandRegistry {
             .insert(name.to_owned(), Arc::new(command));
     }
 
+    /// The names of the embedder's commands.
+    pub(crate) fn runtime_names(&self) -> Vec<String> {
+        self.runtime
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .keys()
+            .cloned()
+            .collect()
+    }
+
     /// Compiles every runtime command not compiled yet (one per digest).
     pub(crate) fn prepare_all(&self, inner: &Inner) -> Vec<(String, Result<(), ExecError>)> {
         let registered: Vec<Arc<Registered>> = self
