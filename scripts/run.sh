@@ -37,6 +37,11 @@ step info
 step exec 'ls / && echo "hi from bash" > /x && cat /x'
 step exec --backend js 'import { readFileSync } from "node:fs"; console.log(readFileSync("/x", "utf8").trim().toUpperCase())'
 
+# The built-in commands (python3, git, sqlite3), compiled once per machine, and the python backend.
+step prepare
+step exec 'mkdir -p /proj && cd /proj && git init -q && python3 -c "print(sum(range(10)))" > sum.txt && git add . && git -c user.name=A -c user.email=a@example.com commit -q -m "first" && git log --oneline | wc -l && sqlite3 :memory: "select 6 * 7"'
+step --json exec --backend python --input '{"n": 21}' 'import subprocess; print(subprocess.run(["git", "-C", "/proj", "status", "-s"], capture_output=True, text=True).stdout or "clean"); {"double": input["n"] * 2}'
+
 # A durable run parked at an approval: ws:github asks before it posts to a
 # stand-in GitHub on 127.0.0.1; the answer resumes the run where it stopped.
 PORT=18765

@@ -17,6 +17,7 @@ fi
 ./scripts/build-python.sh
 # sqlite3 (guests/sqlite3), embedded in the binary by computer-builtins.
 ./scripts/build-sqlite3.sh
+./scripts/build-sqlite3.sh lint
 
 echo "== cargo fmt --check"
 cargo fmt --all --check
