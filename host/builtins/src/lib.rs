@@ -63,7 +63,7 @@ fn all() -> Vec<BuiltIn> {
         #[cfg(computer_git)]
         BuiltIn {
             names: &["git"],
-            description: "git on repositories in the workspace (git 2.39's output): init, add, commit, status, diff, log, show, branch, checkout/switch, restore, reset, merge, tag, rm, mv, config",
+            description: "git (output as git 2.39's, repositories in git's own format): init, add, commit, status, diff, log, show, branch, checkout/switch, restore, reset, merge, tag, rm, mv, config",
             component: include_bytes!(env!("COMPUTER_GIT_WASM")),
             sha256: env!("COMPUTER_GIT_WASM_SHA256"),
             files: None,
