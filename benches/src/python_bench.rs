@@ -71,7 +71,7 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
     ws.mkdir("/data", &MkdirOptions::default())?;
     let native_dir = dir.path().join("data");
     std::fs::create_dir_all(&native_dir)?;
-    let rows = if quick { 2_000 } else { 200_000 };
+    let rows = if quick { 2_000 } else { 500_000 };
     let csv: String = (0..rows)
         .map(|i| format!("{i},name{i},{}\n", i % 97))
         .collect();
