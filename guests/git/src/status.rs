@@ -175,3 +175,51 @@ pub fn compute(repo: &mut Repo, index: &Index, untracked: Untracked) -> Result<C
         unmerged,
     })
 }
+
+/// The branch's upstream (`branch.NAME.remote`/`.merge`) as a short name
+/// (`origin/main`), and (ahead, behind) counts, or None when it has none;
+/// `Some((name, None))` when the upstream ref is gone.
+/// An upstream's short name and, unless it is gone, (ahead, behind).
+pub type Upstream = (String, Option<(usize, usize)>);
+
+pub fn upstream(repo: &mut Repo, branch: &str) -> Result<Option<Upstream>> {
+    let (Some(remote), Some(merge)) = (
+        repo.config.get(&format!("branch.{branch}.remote")),
+        repo.config.get(&format!("branch.{branch}.merge")),
+    ) else {
+        return Ok(None);
+    };
+    let short_branch = merge
+        .strip_prefix("refs/heads/")
+        .unwrap_or(&merge)
+        .to_owned();
+    let (name, refname) = if remote == "." {
+        (short_branch.clone(), format!("refs/heads/{short_branch}"))
+    } else {
+        (
+            format!("{remote}/{short_branch}"),
+            format!("refs/remotes/{remote}/{short_branch}"),
+        )
+    };
+    let Some(up) = repo.resolve_ref(&refname) else {
+        return Ok(Some((name, None)));
+    };
+    let Some(local) = repo.resolve_ref(&format!("refs/heads/{branch}")) else {
+        return Ok(Some((name, Some((0, 0)))));
+    };
+    let reach = |repo: &mut Repo, from: ObjectId| -> Result<std::collections::BTreeSet<ObjectId>> {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack = vec![from];
+        while let Some(c) = stack.pop() {
+            if seen.insert(c) {
+                stack.extend(repo.commit(&c)?.parents);
+            }
+        }
+        Ok(seen)
+    };
+    let a = reach(repo, local)?;
+    let b = reach(repo, up)?;
+    let ahead = a.difference(&b).count();
+    let behind = b.difference(&a).count();
+    Ok(Some((name, Some((ahead, behind)))))
+}

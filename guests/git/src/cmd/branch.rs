@@ -22,15 +22,23 @@ fn valid_name(name: &str) -> bool {
 
 pub fn run(inv: &mut Invocation) -> Result<i32> {
     let mut verbose = false;
+    let mut very_verbose = false;
     let mut delete: Option<bool> = None;
     let mut rename = false;
     let mut show_current = false;
     let mut force_rename = false;
     let mut list = false;
+    let mut filter: Option<(&str, Option<String>)> = None;
+    let mut show_local = true;
+    let mut show_remote = false;
     let mut names = Vec::new();
     for a in inv.args.clone() {
         match a.as_str() {
-            "-v" | "-vv" | "--verbose" => verbose = true,
+            "-v" | "--verbose" => verbose = true,
+            "-vv" => {
+                verbose = true;
+                very_verbose = true;
+            }
             "-d" | "--delete" => delete = Some(false),
             "-D" => delete = Some(true),
             "-m" | "--move" => rename = true,
@@ -40,9 +48,23 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             }
             "--show-current" => show_current = true,
             "--list" | "-l" => list = true,
+            "--contains" => filter = Some(("contains", None)),
+            "--merged" => filter = Some(("merged", None)),
+            "--no-merged" => filter = Some(("no-merged", None)),
+            "-a" | "--all" => {
+                show_local = true;
+                show_remote = true;
+            }
+            "-r" | "--remotes" => {
+                show_local = false;
+                show_remote = true;
+            }
             "--no-color" => {}
             s if s.starts_with('-') => return unsupported("branch", s),
-            _ => names.push(a),
+            _ => match &mut filter {
+                Some((_, arg @ None)) => *arg = Some(a),
+                _ => names.push(a),
+            },
         }
     }
     let mut repo = inv.repo()?;
@@ -139,9 +161,37 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     };
     match names.as_slice() {
         [] => {
+            let filter_id = match &filter {
+                Some((_, Some(r))) => Some(repo.must_rev(r)?),
+                Some((_, None)) => repo.head_commit()?,
+                None => None,
+            };
+            let mut keep = std::collections::BTreeSet::new();
+            if let (Some((kind, _)), Some(target)) = (&filter, filter_id) {
+                for (full, tip) in repo.branches() {
+                    let tip_history: Vec<_> = crate::cmd::log::walk(&mut repo, &[tip], &[], None)?
+                        .into_iter()
+                        .map(|(c, _)| c)
+                        .collect();
+                    let target_history: Vec<_> =
+                        crate::cmd::log::walk(&mut repo, &[target], &[], None)?
+                            .into_iter()
+                            .map(|(c, _)| c)
+                            .collect();
+                    let hit = match *kind {
+                        "contains" => tip_history.contains(&target),
+                        "merged" => target_history.contains(&tip),
+                        _ => !target_history.contains(&tip),
+                    };
+                    if hit {
+                        keep.insert(full);
+                    }
+                }
+            }
             let branches: Vec<_> = repo
                 .branches()
                 .into_iter()
+                .filter(|(full, _)| filter.is_none() || keep.contains(full))
                 .filter(|(full, _)| {
                     patterns.is_empty()
                         || patterns.iter().any(|p| {
@@ -170,7 +220,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     writeln!(inv.out, "* {label}")?;
                 }
             }
-            for (full, id) in branches {
+            for (full, id) in branches.into_iter().filter(|_| show_local) {
                 let name = &full[11..];
                 let mark = if current.as_deref() == Some(name) {
                     '*'
@@ -180,9 +230,48 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                 if verbose {
                     let c = repo.commit(&id)?;
                     let a = repo.abbrev(&id);
-                    writeln!(inv.out, "{mark} {name:<width$} {a} {}", subject(&c.message))?;
+                    let track = match crate::status::upstream(&mut repo, name)? {
+                        None => String::new(),
+                        Some((up, counts)) => {
+                            let state = match counts {
+                                None => "gone".to_owned(),
+                                Some((0, 0)) => String::new(),
+                                Some((a, 0)) => format!("ahead {a}"),
+                                Some((0, b)) => format!("behind {b}"),
+                                Some((a, b)) => format!("ahead {a}, behind {b}"),
+                            };
+                            match (very_verbose, state.is_empty()) {
+                                (true, true) => format!("[{up}] "),
+                                (true, false) => format!("[{up}: {state}] "),
+                                (false, true) => String::new(),
+                                (false, false) => format!("[{state}] "),
+                            }
+                        }
+                    };
+                    writeln!(
+                        inv.out,
+                        "{mark} {name:<width$} {a} {track}{}",
+                        subject(&c.message)
+                    )?;
                 } else {
                     writeln!(inv.out, "{mark} {name}")?;
+                }
+            }
+            if show_remote {
+                for (full, _) in repo.refs_under("refs/remotes/") {
+                    let short = &full[13..];
+                    let shown = if show_local {
+                        format!("remotes/{short}")
+                    } else {
+                        short.to_owned()
+                    };
+                    let target = repo
+                        .read_ref_file(&full)
+                        .and_then(|c| c.strip_prefix("ref: refs/remotes/").map(str::to_owned));
+                    match target {
+                        Some(t) => writeln!(inv.out, "  {shown} -> {t}")?,
+                        None => writeln!(inv.out, "  {shown}")?,
+                    }
                 }
             }
             Ok(0)

@@ -281,9 +281,11 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     };
     let mut msg = format!("Merge {kind} '{name}'");
     if let Some(b) = &branch
-        && b != "main" && b != "master" {
-            msg.push_str(&format!(" into {b}"));
-        }
+        && b != "main"
+        && b != "master"
+    {
+        msg.push_str(&format!(" into {b}"));
+    }
     let msg = message.unwrap_or(msg);
     if !quiet {
         for n in &notes {

@@ -4,6 +4,7 @@ mod add;
 mod branch;
 mod cat_file;
 mod checkout;
+mod clone;
 mod commit;
 mod config;
 mod diff;
@@ -13,10 +14,12 @@ mod ls_files;
 pub mod merge;
 mod mv;
 mod plumbing;
+mod remote;
 mod reset;
 mod rev_parse;
 mod rm;
 mod show;
+mod stash;
 mod status;
 mod tag;
 
@@ -45,6 +48,9 @@ pub fn dispatch(name: &str, inv: &mut Invocation) -> Result<i32> {
         "show" => show::run(inv),
         "mv" => mv::run(inv),
         "merge" => merge::run(inv),
+        "stash" => stash::run(inv),
+        "clone" => clone::run(inv),
+        "remote" => remote::run(inv),
         "symbolic-ref" => plumbing::symbolic_ref(inv),
         "ls-tree" => plumbing::ls_tree(inv),
         "hash-object" => plumbing::hash_object(inv),

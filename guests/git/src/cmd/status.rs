@@ -38,7 +38,8 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     if short || porcelain {
         let changes = status::compute(&mut repo, &index, untracked)?;
         if branch {
-            writeln!(inv.out, "## {}", branch_line(&repo)?)?;
+            let line = branch_line(&mut repo)?;
+            writeln!(inv.out, "## {line}")?;
         }
         print_short(&repo, &changes, porcelain, &mut inv.out)?;
         return Ok(0);
@@ -47,12 +48,23 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     Ok(0)
 }
 
-fn branch_line(repo: &Repo) -> Result<String> {
+fn branch_line(repo: &mut Repo) -> Result<String> {
     Ok(match repo.head()? {
         Head::Branch(b, None) => format!("No commits yet on {b}"),
-        Head::Branch(b, Some(_)) => b,
+        Head::Branch(b, Some(_)) => match status::upstream(repo, &b)? {
+            None => b,
+            Some((up, None)) => format!("{b}...{up} [gone]"),
+            Some((up, Some((0, 0)))) => format!("{b}...{up}"),
+            Some((up, Some((a, 0)))) => format!("{b}...{up} [ahead {a}]"),
+            Some((up, Some((0, n)))) => format!("{b}...{up} [behind {n}]"),
+            Some((up, Some((a, n)))) => format!("{b}...{up} [ahead {a}, behind {n}]"),
+        },
         Head::Detached(_) => "HEAD (no branch)".to_owned(),
     })
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "commit" } else { "commits" }
 }
 
 fn print_short(repo: &Repo, c: &Changes, porcelain: bool, out: &mut impl Write) -> Result<()> {
@@ -119,6 +131,31 @@ fn long_with(
         }
     }
     let no_commits = matches!(head, Head::Branch(_, None));
+    if let Head::Branch(b, Some(_)) = &head {
+        let b = b.clone();
+        match status::upstream(repo, &b)? {
+            None => {}
+            Some((up, None)) => write!(
+                out,
+                "Your branch is based on '{up}', but the upstream is gone.\n  (use \"git branch --unset-upstream\" to fixup)\n\n"
+            )?,
+            Some((up, Some((0, 0)))) => write!(out, "Your branch is up to date with '{up}'.\n\n")?,
+            Some((up, Some((a, 0)))) => write!(
+                out,
+                "Your branch is ahead of '{up}' by {a} {}.\n  (use \"git push\" to publish your local commits)\n\n",
+                plural(a)
+            )?,
+            Some((up, Some((0, n)))) => write!(
+                out,
+                "Your branch is behind '{up}' by {n} {}, and can be fast-forwarded.\n  (use \"git pull\" to update your local branch)\n\n",
+                plural(n)
+            )?,
+            Some((up, Some((a, n)))) => write!(
+                out,
+                "Your branch and '{up}' have diverged,\nand have {a} and {n} different commits each, respectively.\n  (use \"git pull\" to merge the remote branch into yours)\n\n"
+            )?,
+        }
+    }
     let merging = repo.git_dir.join("MERGE_HEAD").exists();
     if merging {
         if c.unmerged.is_empty() {
