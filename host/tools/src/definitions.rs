@@ -179,13 +179,13 @@ fn exec_def(backends: &[BackendInfo]) -> ToolDef {
     let mut guide = String::new();
     for b in backends {
         guide.push_str(&format!("- `{}`: {}", b.name, b.description));
-        if let computer_runtime::Commands::Listed(names) = &b.commands {
-            if !names.is_empty() {
-                guide.push_str(&format!(
-                    " Programs its scripts run by name: {}.",
-                    names.join(", ")
-                ));
-            }
+        if let computer_runtime::Commands::Listed(names) = &b.commands
+            && !names.is_empty()
+        {
+            guide.push_str(&format!(
+                " Programs its scripts run by name: {}.",
+                names.join(", ")
+            ));
         }
         guide.push('\n');
     }

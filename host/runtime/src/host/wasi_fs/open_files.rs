@@ -55,10 +55,11 @@ impl WasiFs {
             return Ok(());
         };
         for ((tk, p), f) in &self.open_files {
-            if *tk == k && under(p, path) {
-                if let Some(f) = f.upgrade() {
-                    lock_file(&f).commit()?;
-                }
+            if *tk == k
+                && under(p, path)
+                && let Some(f) = f.upgrade()
+            {
+                lock_file(&f).commit()?;
             }
         }
         Ok(())
