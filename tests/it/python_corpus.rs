@@ -61,11 +61,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
         "220-sys-flags-environment.py",
         "sys.flags ignores PYTHONDONTWRITEBYTECODE and PYTHONHASHSEED",
     ),
-    (
-        "225-asyncio-tasks.py",
-        "asyncio.run() fails: the event loop's self-pipe (socket.socketpair) raises \
-         PermissionError",
-    ),
 ];
 
 /// Why `name` is expected to fail, if it is.

@@ -39,6 +39,7 @@ import textwrap  # noqa: E402
 import warnings  # noqa: E402
 import zipimport  # noqa: E402
 
+import asyncio_support  # noqa: E402
 import source_run  # noqa: E402
 import workspace_subprocess  # noqa: E402
 import ws_modules  # noqa: E402
@@ -48,6 +49,7 @@ from wit_world.imports import exit as wasi_exit  # noqa: E402
 interpreter.own_file(__file__)
 ws_modules.install()
 workspace_subprocess.install()
+asyncio_support.install()
 
 # Modules CPython has no WebAssembly build of here, with what to do instead.
 NOT_HERE = {
