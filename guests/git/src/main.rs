@@ -48,7 +48,11 @@ pub struct Invocation {
 
 impl Invocation {
     pub fn repo(&self) -> error::Result<repo::Repo> {
-        repo::Repo::discover(&self.overrides)
+        let repo = repo::Repo::discover(&self.overrides)?;
+        if repo.config.get_bool("core.quotepath") == Some(false) {
+            worktree::QUOTE_HIGH.with(|q| q.set(false));
+        }
+        Ok(repo)
     }
 }
 

@@ -18,6 +18,8 @@ pub struct Repo {
     pub prefix: String,
     pub odb: Odb,
     pub config: Config,
+    /// `--full-name`: paths are shown from the top, not from the cwd.
+    pub display_prefix_off: bool,
 }
 
 /// What HEAD says.
@@ -67,6 +69,7 @@ impl Repo {
             prefix,
             odb,
             config,
+            display_prefix_off: false,
         }
     }
 
@@ -404,7 +407,7 @@ impl Repo {
 
     /// A repository path as the user sees it from the cwd.
     pub fn display_path(&self, path: &str) -> String {
-        if self.prefix.is_empty() {
+        if self.prefix.is_empty() || self.display_prefix_off {
             return path.to_owned();
         }
         let prefix_parts: Vec<&str> = self.prefix.trim_end_matches('/').split('/').collect();

@@ -175,29 +175,36 @@ pub fn blob_id(work_tree: &Path, path: &str, meta: &std::fs::Metadata) -> Result
 /// A path as git prints it with `core.quotePath` on: in double quotes with
 /// C escapes (and octal for bytes outside printable ASCII) when it has any
 /// such byte, a `"` or a `\` — or, with `quote_sp` (short status), a space.
+/// `core.quotePath=false` (`QUOTE_HIGH` off) leaves bytes >= 0x80 as they are.
 pub fn quote_path(path: &str, quote_sp: bool) -> String {
-    let needs = path
-        .bytes()
-        .any(|b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\' || (quote_sp && b == b' '));
-    if !needs {
+    let high = QUOTE_HIGH.with(|q| q.get());
+    let special = |b: u8| b < 0x20 || b == 0x7f || (high && b >= 0x80) || b == b'"' || b == b'\\';
+    if !path.bytes().any(|b| special(b) || (quote_sp && b == b' ')) {
         return path.to_owned();
     }
-    let mut out = String::from("\"");
+    let mut out: Vec<u8> = vec![b'"'];
     for b in path.bytes() {
         match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\t' => out.push_str("\\t"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            0x07 => out.push_str("\\a"),
-            0x08 => out.push_str("\\b"),
-            0x0b => out.push_str("\\v"),
-            0x0c => out.push_str("\\f"),
-            b if !(0x20..0x7f).contains(&b) => out.push_str(&format!("\\{b:03o}")),
-            b => out.push(b as char),
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            0x07 => out.extend_from_slice(b"\\a"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0b => out.extend_from_slice(b"\\v"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            b if b < 0x20 || b == 0x7f || (high && b >= 0x80) => {
+                out.extend_from_slice(format!("\\{b:03o}").as_bytes())
+            }
+            b => out.push(b),
         }
     }
-    out.push('"');
-    out
+    out.push(b'"');
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+thread_local! {
+    /// `core.quotePath` (true unless configured false).
+    pub static QUOTE_HIGH: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
 }

@@ -49,13 +49,27 @@ enum Style {
     Short,
     Full,
     Fuller,
+    Raw,
     Oneline,
     Format(String, bool),
 }
 
 pub fn run(inv: &mut Invocation) -> Result<i32> {
+    run_as(inv, false)
+}
+
+/// `git rev-list [--count] REV...`: the same walk, ids only.
+pub fn rev_list(inv: &mut Invocation) -> Result<i32> {
+    run_as(inv, true)
+}
+
+fn run_as(inv: &mut Invocation, rev_list: bool) -> Result<i32> {
     let (opts, paths, _) = split_dashdash(&inv.args);
-    let mut style = Style::Medium;
+    let mut style = if rev_list {
+        Style::Format("%H".into(), true)
+    } else {
+        Style::Medium
+    };
     let mut max: Option<usize> = None;
     let mut reverse = false;
     let mut all = false;
@@ -63,6 +77,8 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     let mut date_style = "default".to_owned();
     let mut patch = false;
     let mut first_parent = false;
+    let mut merges: Option<bool> = None;
+    let mut count = false;
     let mut stat = false;
     let mut skip = 0usize;
     let mut full_ids = false;
@@ -76,6 +92,9 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         match a {
             "--oneline" => style = Style::Oneline,
             "--first-parent" => first_parent = true,
+            "--merges" => merges = Some(true),
+            "--no-merges" => merges = Some(false),
+            "--count" if rev_list => count = true,
             "-p" | "-u" | "--patch" => patch = true,
             "--stat" => stat = true,
             "--reverse" => reverse = true,
@@ -105,6 +124,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     "short" => Style::Short,
                     "full" => Style::Full,
                     "fuller" => Style::Fuller,
+                    "raw" => Style::Raw,
                     v if v.starts_with("format:") => Style::Format(v[7..].to_owned(), false),
                     v if v.starts_with("tformat:") => Style::Format(v[8..].to_owned(), true),
                     v if !v.contains('%') => return unsupported("log", s),
@@ -199,7 +219,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         }
     }
     let paths: Vec<String> = paths.iter().filter_map(|p| repo.repo_path(p)).collect();
-    let filtered = author.is_some() || grep.is_some();
+    let filtered = author.is_some() || grep.is_some() || merges.is_some();
     let limit = if reverse || !excluded.is_empty() || filtered {
         None
     } else {
@@ -230,7 +250,17 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             commits.truncate(m + skip);
         }
     }
+    if let Some(want) = merges {
+        commits.retain(|(_, c)| (c.parents.len() > 1) == want);
+        if !reverse && let Some(m) = max {
+            commits.truncate(m + skip);
+        }
+    }
     commits.drain(..skip.min(commits.len()));
+    if count {
+        writeln!(inv.out, "{}", commits.len())?;
+        return Ok(0);
+    }
     if reverse {
         if let Some(m) = max {
             commits.truncate(m);
@@ -259,6 +289,19 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     String::new()
                 };
                 writeln!(inv.out, "{a}{d} {}", subject(&c.message))?;
+            }
+            Style::Raw => {
+                if !first {
+                    writeln!(inv.out)?;
+                }
+                writeln!(inv.out, "commit {id}\ntree {}", c.tree)?;
+                for p in &c.parents {
+                    writeln!(inv.out, "parent {p}")?;
+                }
+                writeln!(inv.out, "author {}\ncommitter {}\n", c.author, c.committer)?;
+                for line in c.message.trim_end_matches('\n').lines() {
+                    writeln!(inv.out, "    {line}")?;
+                }
             }
             Style::Short | Style::Full | Style::Fuller => {
                 if !first {

@@ -12,6 +12,7 @@ use crate::status::{self, Untracked};
 
 pub fn run(inv: &mut Invocation) -> Result<i32> {
     let (opts, mut paths, _) = split_dashdash(&inv.args);
+    let mut full_name = false;
     let (mut stage, mut others, mut modified, mut deleted, mut cached) =
         (false, false, false, false, false);
     for a in opts {
@@ -22,11 +23,16 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             "-d" | "--deleted" => deleted = true,
             "-c" | "--cached" => cached = true,
             "--exclude-standard" => {}
+            "--full-name" => full_name = true,
             s if s.starts_with('-') => return unsupported("ls-files", s),
             _ => paths.push(a),
         }
     }
     let mut repo = inv.repo()?;
+    if full_name {
+        // Paths from the top, as if run there (the listing still covers the cwd).
+        repo.display_prefix_off = true;
+    }
     let index = Index::load(&repo.git_dir)?;
     let mut specs: Vec<String> = paths.iter().filter_map(|p| repo.repo_path(p)).collect();
     if specs.is_empty() {

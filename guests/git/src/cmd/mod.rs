@@ -35,6 +35,7 @@ pub fn dispatch(name: &str, inv: &mut Invocation) -> Result<i32> {
         "commit" => commit::run(inv),
         "status" => status::run(inv),
         "log" => log::run(inv),
+        "rev-list" => log::rev_list(inv),
         "rev-parse" => rev_parse::run(inv),
         "cat-file" => cat_file::run(inv),
         "ls-files" => ls_files::run(inv),
