@@ -116,6 +116,26 @@ impl Index {
         self.entries.insert((path.to_owned(), 0), staged);
     }
 
+    /// Stages `id` at `path` without its work-tree file: the old stat data
+    /// is kept only when it still vouches for the same blob, so a changed
+    /// entry is hashed again by the next status.
+    pub fn set_blob(&mut self, path: &str, mode: u32, id: ObjectId) {
+        let stat = self
+            .get(path)
+            .filter(|e| e.id == id)
+            .map(|e| e.stat)
+            .unwrap_or_default();
+        self.insert(
+            path,
+            Staged {
+                mode,
+                id,
+                stat,
+                stage: 0,
+            },
+        );
+    }
+
     pub fn remove(&mut self, path: &str) -> bool {
         let mut any = false;
         for stage in 0..=3 {

@@ -19,6 +19,21 @@ pub fn matches(spec: &str, path: &str) -> bool {
         && gix_glob::wildmatch(spec.into(), path.into(), gix_glob::wildmatch::Mode::empty())
 }
 
+/// The paths of `tree` or of the index that fall under one of `specs`,
+/// sorted and each once (what `reset PATH` and `restore PATH` act on).
+pub fn matching(
+    specs: &[String],
+    tree: &std::collections::BTreeMap<String, (u32, gix_hash::ObjectId)>,
+    index: &Index,
+) -> Vec<String> {
+    let staged = index.files();
+    let all: std::collections::BTreeSet<&String> = tree.keys().chain(staged.keys()).collect();
+    all.into_iter()
+        .filter(|k| specs.iter().any(|s| matches(s, k)))
+        .cloned()
+        .collect()
+}
+
 pub fn run(inv: &mut Invocation) -> Result<i32> {
     let (opts, mut specs, _) = split_dashdash(&inv.args);
     let mut all = false;

@@ -56,7 +56,7 @@ pub fn run_checkout(inv: &mut Invocation) -> Result<i32> {
         } else {
             (Some(rest[0].clone()), rest[1..].to_vec())
         };
-        return restore_paths(&mut repo, rev.as_deref(), &paths, true, true, "checkout");
+        return restore_paths(&mut repo, rev.as_deref(), &paths, true, true);
     }
     if create.is_none() && rest.len() == 1 && repo.rev_parse(&rest[0])?.is_none() {
         let p = &rest[0];
@@ -66,7 +66,7 @@ pub fn run_checkout(inv: &mut Invocation) -> Result<i32> {
                 .keys()
                 .any(|k| repo.repo_path(p).is_some_and(|s| matches(&s, k)))
         {
-            return restore_paths(&mut repo, None, &rest, false, true, "checkout");
+            return restore_paths(&mut repo, None, &rest, false, true);
         }
         eprintln!("error: pathspec '{p}' did not match any file(s) known to git");
         return Err(Error::Exit(1));
@@ -285,7 +285,6 @@ pub fn restore_paths(
     paths: &[String],
     staged: bool,
     worktree: bool,
-    verb: &str,
 ) -> Result<i32> {
     let mut index = Index::load(&repo.git_dir)?;
     let source: Files = match rev {
@@ -306,32 +305,11 @@ pub fn restore_paths(
             return Err(Error::Exit(1));
         }
     }
-    let chosen: Vec<String> = source
-        .keys()
-        .chain(index.files().keys())
-        .filter(|k| specs.iter().any(|s| matches(s, k)))
-        .cloned()
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    for path in chosen {
+    for path in crate::cmd::add::matching(&specs, &source, &index) {
         match source.get(&path) {
             Some((mode, id)) => {
                 if staged {
-                    let stat = index
-                        .get(&path)
-                        .filter(|e| e.id == *id)
-                        .map(|e| e.stat)
-                        .unwrap_or_default();
-                    index.insert(
-                        &path,
-                        crate::index::Staged {
-                            mode: *mode,
-                            id: *id,
-                            stat,
-                            stage: 0,
-                        },
-                    );
+                    index.set_blob(&path, *mode, *id);
                 }
                 if worktree {
                     let mut scratch = Index {
@@ -357,7 +335,6 @@ pub fn restore_paths(
         }
     }
     index.save(&repo.git_dir)?;
-    let _ = verb;
     Ok(0)
 }
 
@@ -387,12 +364,5 @@ pub fn run_restore(inv: &mut Invocation) -> Result<i32> {
     if paths.is_empty() {
         return fatal("you must specify path(s) to restore");
     }
-    restore_paths(
-        &mut repo,
-        source.as_deref(),
-        &paths,
-        staged,
-        worktree,
-        "restore",
-    )
+    restore_paths(&mut repo, source.as_deref(), &paths, staged, worktree)
 }

@@ -113,14 +113,6 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         changes = split_renames(changes, &old, &new);
     }
     let differs = !changes.is_empty();
-    let content = |repo: &mut Repo, path: &str, id: &ObjectId, worktree: bool| -> Result<Vec<u8>> {
-        if worktree {
-            let meta = std::fs::symlink_metadata(repo.work_tree.join(path))?;
-            worktree::content(&repo.work_tree, path, &meta)
-        } else {
-            Ok(repo.odb.must_read(id)?.data)
-        }
-    };
     // git diff names paths from the top of the work tree.
     let show = |_repo: &Repo, p: &str| p.to_owned();
     match output {
@@ -148,45 +140,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             }
         }
         Output::Stat | Output::NumStat | Output::ShortStat => {
-            let mut lines = Vec::new();
-            for c in &changes {
-                let (name, a, b) = match c {
-                    Change::Added(p, _, id) => (
-                        p.clone(),
-                        Vec::new(),
-                        content(&mut repo, p, id, new_is_worktree)?,
-                    ),
-                    Change::Deleted(p, _, id) => {
-                        (p.clone(), repo.odb.must_read(id)?.data, Vec::new())
-                    }
-                    Change::Modified(p, _, _, oid, nid) => (
-                        p.clone(),
-                        repo.odb.must_read(oid)?.data,
-                        content(&mut repo, p, nid, new_is_worktree)?,
-                    ),
-                    Change::Renamed(f, t) => (
-                        crate::cmd::commit::rename_label(f, t),
-                        Vec::new(),
-                        Vec::new(),
-                    ),
-                };
-                if diff::is_binary(&a) || diff::is_binary(&b) {
-                    lines.push(StatLine {
-                        name,
-                        ins: 0,
-                        del: 0,
-                        binary: Some((a.len(), b.len())),
-                    });
-                } else {
-                    let (ins, del) = diff::counts(&a, &b);
-                    lines.push(StatLine {
-                        name,
-                        ins,
-                        del,
-                        binary: None,
-                    });
-                }
-            }
+            let lines = stat_lines(&mut repo, &changes, new_is_worktree)?;
             if output == Output::ShortStat {
                 if !lines.is_empty() {
                     inv.out.write_all(diff::summary(&lines).as_bytes())?;
@@ -228,47 +182,11 @@ pub fn commits_patch(
         None => BTreeMap::new(),
     };
     let b = head_side(repo, Some(new))?;
+    if stat {
+        return stat_table(repo, &a, &b);
+    }
     let changes = tree_changes(&a, &b);
     let mut out = Vec::new();
-    if stat {
-        let mut lines = Vec::new();
-        for c in &changes {
-            let (name, x, y) = match c {
-                Change::Added(p, _, id) => (p.clone(), Vec::new(), repo.odb.must_read(id)?.data),
-                Change::Deleted(p, _, id) => (p.clone(), repo.odb.must_read(id)?.data, Vec::new()),
-                Change::Modified(p, _, _, o, n) => (
-                    p.clone(),
-                    repo.odb.must_read(o)?.data,
-                    repo.odb.must_read(n)?.data,
-                ),
-                Change::Renamed(f, t) => (
-                    crate::cmd::commit::rename_label(f, t),
-                    Vec::new(),
-                    Vec::new(),
-                ),
-            };
-            if diff::is_binary(&x) || diff::is_binary(&y) {
-                lines.push(StatLine {
-                    name,
-                    ins: 0,
-                    del: 0,
-                    binary: Some((x.len(), y.len())),
-                });
-            } else {
-                let (ins, del) = diff::counts(&x, &y);
-                lines.push(StatLine {
-                    name,
-                    ins,
-                    del,
-                    binary: None,
-                });
-            }
-        }
-        if !lines.is_empty() {
-            out.extend_from_slice(diff::stat(&lines).as_bytes());
-        }
-        return Ok(out);
-    }
     for c in &changes {
         out.extend(patch(repo, c, false, 3)?);
     }
@@ -283,16 +201,39 @@ pub fn commits_patch_trees(repo: &mut Repo, from: &ObjectId, to: &ObjectId) -> R
 }
 
 fn stat_table(repo: &mut Repo, a: &Side, b: &Side) -> Result<Vec<u8>> {
-    let changes = tree_changes(a, b);
+    let lines = stat_lines(repo, &tree_changes(a, b), false)?;
+    Ok(if lines.is_empty() {
+        Vec::new()
+    } else {
+        diff::stat(&lines).into_bytes()
+    })
+}
+
+/// The new side of a change: the work tree's file, or the blob.
+fn new_content(repo: &mut Repo, path: &str, id: &ObjectId, worktree: bool) -> Result<Vec<u8>> {
+    if worktree {
+        let meta = std::fs::symlink_metadata(repo.work_tree.join(path))?;
+        worktree::content(&repo.work_tree, path, &meta)
+    } else {
+        Ok(repo.odb.must_read(id)?.data)
+    }
+}
+
+/// One `--stat` line per change (binary files by their sizes).
+fn stat_lines(repo: &mut Repo, changes: &[Change], worktree_new: bool) -> Result<Vec<StatLine>> {
     let mut lines = Vec::new();
-    for c in &changes {
-        let (name, x, y) = match c {
-            Change::Added(p, _, id) => (p.clone(), Vec::new(), repo.odb.must_read(id)?.data),
-            Change::Deleted(p, _, id) => (p.clone(), repo.odb.must_read(id)?.data, Vec::new()),
-            Change::Modified(p, _, _, o, n) => (
+    for c in changes {
+        let (name, a, b) = match c {
+            Change::Added(p, _, id) => (
                 p.clone(),
-                repo.odb.must_read(o)?.data,
-                repo.odb.must_read(n)?.data,
+                Vec::new(),
+                new_content(repo, p, id, worktree_new)?,
+            ),
+            Change::Deleted(p, _, id) => (p.clone(), repo.odb.must_read(id)?.data, Vec::new()),
+            Change::Modified(p, _, _, oid, nid) => (
+                p.clone(),
+                repo.odb.must_read(oid)?.data,
+                new_content(repo, p, nid, worktree_new)?,
             ),
             Change::Renamed(f, t) => (
                 crate::cmd::commit::rename_label(f, t),
@@ -300,28 +241,25 @@ fn stat_table(repo: &mut Repo, a: &Side, b: &Side) -> Result<Vec<u8>> {
                 Vec::new(),
             ),
         };
-        if diff::is_binary(&x) || diff::is_binary(&y) {
-            lines.push(StatLine {
+        let line = if diff::is_binary(&a) || diff::is_binary(&b) {
+            StatLine {
                 name,
                 ins: 0,
                 del: 0,
-                binary: Some((x.len(), y.len())),
-            });
+                binary: Some((a.len(), b.len())),
+            }
         } else {
-            let (ins, del) = diff::counts(&x, &y);
-            lines.push(StatLine {
+            let (ins, del) = diff::counts(&a, &b);
+            StatLine {
                 name,
                 ins,
                 del,
                 binary: None,
-            });
-        }
+            }
+        };
+        lines.push(line);
     }
-    Ok(if lines.is_empty() {
-        Vec::new()
-    } else {
-        diff::stat(&lines).into_bytes()
-    })
+    Ok(lines)
 }
 
 fn head_side(repo: &mut Repo, rev: Option<ObjectId>) -> Result<Side> {
@@ -380,14 +318,6 @@ const ZERO: &str = "0000000";
 fn patch(repo: &mut Repo, c: &Change, worktree_new: bool, context: usize) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let short = |repo: &mut Repo, id: &ObjectId| repo.abbrev(id);
-    let read_new = |repo: &mut Repo, path: &str, id: &ObjectId| -> Result<Vec<u8>> {
-        if worktree_new {
-            let meta = std::fs::symlink_metadata(repo.work_tree.join(path))?;
-            worktree::content(&repo.work_tree, path, &meta)
-        } else {
-            Ok(repo.odb.must_read(id)?.data)
-        }
-    };
     match c {
         Change::Renamed(f, t) => {
             writeln!(
@@ -396,7 +326,7 @@ fn patch(repo: &mut Repo, c: &Change, worktree_new: bool, context: usize) -> Res
             )?;
         }
         Change::Added(p, m, id) => {
-            let data = read_new(repo, p, id)?;
+            let data = new_content(repo, p, id, worktree_new)?;
             let hex = odb::hash(Kind::Blob, &data);
             let a = short_id(repo, &hex, worktree_new);
             writeln!(
@@ -430,7 +360,7 @@ fn patch(repo: &mut Repo, c: &Change, worktree_new: bool, context: usize) -> Res
         }
         Change::Modified(p, om, nm, oid, nid) => {
             let old = repo.odb.must_read(oid)?.data;
-            let new = read_new(repo, p, nid)?;
+            let new = new_content(repo, p, nid, worktree_new)?;
             let a = short(repo, oid);
             let b = short_id(repo, nid, worktree_new);
             writeln!(out, "diff --git a/{p} b/{p}")?;

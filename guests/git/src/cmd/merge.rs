@@ -245,15 +245,14 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     conflicted.push(path.clone());
                 }
             }
-            (Some((om, oid)), None) => {
+            (Some(_), None) => {
                 notes.push(format!(
                     "CONFLICT (modify/delete): {path} deleted in {label} and modified in HEAD.  Version HEAD of {path} left in tree."
                 ));
-                let _ = (om, oid);
                 conflict_stages(&mut index, path, b, o, t);
                 conflicted.push(path.clone());
             }
-            (None, Some((tm, tid))) => {
+            (None, Some((_, tid))) => {
                 notes.push(format!(
                     "CONFLICT (modify/delete): {path} deleted in HEAD and modified in {label}.  Version {label} of {path} left in tree."
                 ));
@@ -263,7 +262,6 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     std::fs::create_dir_all(dir)?;
                 }
                 std::fs::write(&full, data)?;
-                let _ = tm;
                 conflict_stages(&mut index, path, b, o, t);
                 conflicted.push(path.clone());
             }

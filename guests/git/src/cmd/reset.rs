@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::Invocation;
 use crate::checkout;
-use crate::cmd::add::matches;
+use crate::cmd::add::matching;
 use crate::cmd::log::subject;
 use crate::cmd::{split_dashdash, unsupported};
 use crate::error::Result;
@@ -54,33 +54,9 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     let mut index = Index::load(&repo.git_dir)?;
     if !paths.is_empty() {
         let specs: Vec<String> = paths.iter().filter_map(|p| repo.repo_path(p)).collect();
-        let chosen: Vec<String> = to
-            .keys()
-            .chain(index.files().keys())
-            .filter(|k| specs.iter().any(|s| matches(s, k)))
-            .cloned()
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        for p in chosen {
+        for p in matching(&specs, &to, &index) {
             match to.get(&p) {
-                Some((mode, id)) => {
-                    // The work tree's stat data vouches only for the old id.
-                    let stat = index
-                        .get(&p)
-                        .filter(|e| e.id == *id)
-                        .map(|e| e.stat)
-                        .unwrap_or_default();
-                    index.insert(
-                        &p,
-                        Staged {
-                            mode: *mode,
-                            id: *id,
-                            stat,
-                            stage: 0,
-                        },
-                    );
-                }
+                Some((mode, id)) => index.set_blob(&p, *mode, *id),
                 None => {
                     index.remove(&p);
                 }
@@ -132,8 +108,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         let shown = rev.clone().unwrap_or_else(|| "HEAD".to_owned());
         crate::reflog::head_moved(&repo, old, &c, &format!("reset: moving to {shown}"), true);
     }
-    let _ = std::fs::remove_file(repo.git_dir.join("MERGE_HEAD"));
-    let _ = std::fs::remove_file(repo.git_dir.join("MERGE_MSG"));
+    crate::cmd::merge::clear_state(&repo);
     if quiet {
         return Ok(0);
     }

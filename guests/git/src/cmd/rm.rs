@@ -88,12 +88,11 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             }
         }
         if !modified.is_empty() {
-            let (one, s) = if modified.len() == 1 {
-                ("file has", "")
+            let one = if modified.len() == 1 {
+                "file has"
             } else {
-                ("files have", "s")
+                "files have"
             };
-            let _ = s;
             eprintln!("error: the following {one} local modifications:");
             for m in &modified {
                 eprintln!("    {m}");
@@ -108,16 +107,8 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             writeln!(inv.out, "rm '{p}'")?;
         }
         if !cached {
-            let full = repo.work_tree.join(p);
-            let _ = std::fs::remove_file(&full);
             // Directories left empty go too, as git removes them.
-            let mut dir = full.parent().map(|d| d.to_path_buf());
-            while let Some(d) = dir {
-                if d == repo.work_tree || std::fs::remove_dir(&d).is_err() {
-                    break;
-                }
-                dir = d.parent().map(|d| d.to_path_buf());
-            }
+            crate::checkout::remove_file(&repo, p);
         }
     }
     index.save(&repo.git_dir)?;

@@ -9,7 +9,6 @@ use gix_hash::ObjectId;
 
 use crate::Invocation;
 use crate::checkout;
-use crate::cmd::commit::summary;
 use crate::cmd::log::subject;
 use crate::cmd::unsupported;
 use crate::error::{Error, Result, fatal};
@@ -283,7 +282,6 @@ fn apply(repo: &mut Repo, w_id: &ObjectId) -> Result<()> {
     for c in &conflicts {
         println!("CONFLICT (content): Merge conflict in {c}");
     }
-    let _ = summary;
     Ok(())
 }
 
