@@ -21,17 +21,18 @@
 //!   the runtime has none.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use computer_runtime::{
     Bytes, CommandSpec, ExecOptions, Limits, RunStatus, Runtime, RuntimeConfig,
 };
 use computer_store::{MkdirOptions, NodeKind, Page, Workspace};
-use computer_tests::corpus::{Node, Outcome, Tree, copy_tree, host_tree, parallel_map};
+use computer_tests::corpus::{
+    Node, Outcome, Tree, copy_tree, host_tree, parallel_map, run_with_timeout,
+};
 use computer_tests::{component_cache_dir, workspace_root};
 
 /// The oracle: Debian 12's git, not whatever is first on `PATH`.
@@ -345,67 +346,8 @@ fn unroot(bytes: &[u8], root: &str) -> Vec<u8> {
 /// [`TIMEOUT`].
 fn run_bash(script: &Path, cwd: &Path, env: &BTreeMap<String, String>) -> Outcome {
     let mut cmd = Command::new(BASH);
-    cmd.arg(script)
-        .current_dir(cwd)
-        .env_clear()
-        .envs(env)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            return Outcome {
-                exit: -1,
-                error: Some(format!("cannot start {BASH}: {e}")),
-                ..Outcome::default()
-            };
-        }
-    };
-    let pgid = child.id();
-    let mut out = child.stdout.take().expect("stdout is piped");
-    let mut err = child.stderr.take().expect("stderr is piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = out.read_to_end(&mut v);
-        v
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = err.read_to_end(&mut v);
-        v
-    });
-    let deadline = Instant::now() + TIMEOUT;
-    let mut error = None;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() >= deadline => {
-                error = Some(format!("bash timed out after {TIMEOUT:?}"));
-                let _ = Command::new("/bin/kill")
-                    .args(["-KILL", "--", &format!("-{pgid}")])
-                    .status();
-                break child.wait().ok();
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => {
-                error = Some(format!("waiting for bash: {e}"));
-                break None;
-            }
-        }
-    };
-    let exit = status.map_or(-1, |s| {
-        use std::os::unix::process::ExitStatusExt;
-        s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
-    });
-    Outcome {
-        stdout: out_reader.join().unwrap_or_default(),
-        stderr: err_reader.join().unwrap_or_default(),
-        exit,
-        tree: Tree::new(),
-        error,
-    }
+    cmd.arg(script).current_dir(cwd).env_clear().envs(env);
+    run_with_timeout(cmd, TIMEOUT)
 }
 
 /// Real git run in `dir` with a neutral environment: (exit code, stdout,

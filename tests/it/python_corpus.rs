@@ -18,9 +18,8 @@
 //!   stdout, no temporary path in it.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -28,6 +27,7 @@ use computer_runtime::{ExecOptions, Limits, RunStatus, Runtime, RuntimeConfig};
 use computer_store::{NodeKind, Page, Workspace, WriteOptions};
 use computer_tests::corpus::{
     Node, Outcome, Tree, compare, copy_tree, failure_report, host_tree, parallel_map,
+    run_with_timeout,
 };
 use computer_tests::{component_cache_dir, workspace_root};
 
@@ -228,60 +228,8 @@ fn run_python_in(root: &Path, name: &str) -> Outcome {
         .current_dir(root)
         .env_clear()
         .envs(script_env())
-        .env("PWD", root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            return Outcome {
-                exit: -1,
-                error: Some(format!("cannot start {PYTHON}: {e}")),
-                ..Outcome::default()
-            };
-        }
-    };
-    let mut out = child.stdout.take().expect("stdout is piped");
-    let mut err = child.stderr.take().expect("stderr is piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = out.read_to_end(&mut v);
-        v
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = err.read_to_end(&mut v);
-        v
-    });
-    let deadline = Instant::now() + TIMEOUT;
-    let mut error = None;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() >= deadline => {
-                error = Some(format!("{PYTHON} timed out after {TIMEOUT:?}"));
-                let _ = child.kill();
-                break child.wait().ok();
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => {
-                error = Some(format!("waiting for {PYTHON}: {e}"));
-                break None;
-            }
-        }
-    };
-    let exit = status.map_or(-1, |s| {
-        use std::os::unix::process::ExitStatusExt;
-        s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
-    });
-    Outcome {
-        stdout: out_reader.join().unwrap_or_default(),
-        stderr: err_reader.join().unwrap_or_default(),
-        exit,
-        tree: Tree::new(),
-        error,
-    }
+        .env("PWD", root);
+    run_with_timeout(cmd, TIMEOUT)
 }
 
 // ------------------------------------------------------------ the subject

@@ -219,8 +219,17 @@ fn run_bash_in(root: &Path, script: &Path, timeout: Duration) -> Outcome {
     cmd.arg(script)
         .current_dir(root)
         .env_clear()
-        .envs(script_env())
-        .stdin(Stdio::null())
+        .envs(script_env());
+    run_with_timeout(cmd, timeout)
+}
+
+/// Runs `cmd` (its program, arguments, directory and environment as the
+/// caller set them) with an empty stdin, in a process group of its own that
+/// is killed whole after `timeout`; its stdout, stderr and exit code (128 +
+/// the signal for a signalled process). The tree is left empty.
+pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Outcome {
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
@@ -229,7 +238,7 @@ fn run_bash_in(root: &Path, script: &Path, timeout: Duration) -> Outcome {
         Err(e) => {
             return Outcome {
                 exit: -1,
-                error: Some(format!("cannot start {BASH}: {e}")),
+                error: Some(format!("cannot start {program}: {e}")),
                 ..Outcome::default()
             };
         }
@@ -253,7 +262,7 @@ fn run_bash_in(root: &Path, script: &Path, timeout: Duration) -> Outcome {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) if Instant::now() >= deadline => {
-                error = Some(format!("bash timed out after {timeout:?}"));
+                error = Some(format!("{program} timed out after {timeout:?}"));
                 // The whole process group, so no grandchild keeps a pipe open.
                 let _ = Command::new("/bin/kill")
                     .args(["-KILL", "--", &format!("-{pgid}")])
@@ -262,7 +271,7 @@ fn run_bash_in(root: &Path, script: &Path, timeout: Duration) -> Outcome {
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(2)),
             Err(e) => {
-                error = Some(format!("waiting for bash: {e}"));
+                error = Some(format!("waiting for {program}: {e}"));
                 break None;
             }
         }
