@@ -187,7 +187,26 @@ impl ConfigFile {
             out.push(line);
         }
         if removed {
-            self.text = out.join("\n") + "\n";
+            // git drops the section's header once nothing is left under it.
+            let target = Some((s.clone(), sub.clone()));
+            let mut kept: Vec<&str> = Vec::new();
+            for (i, line) in out.iter().enumerate() {
+                let t = line.trim();
+                let empty_after = out[i + 1..]
+                    .iter()
+                    .take_while(|l| !l.trim().starts_with('['))
+                    .all(|l| l.trim().is_empty());
+                if t.starts_with('[') && parse_header(t) == target && empty_after {
+                    continue;
+                }
+                kept.push(line);
+            }
+            let text = if kept.is_empty() {
+                String::new()
+            } else {
+                kept.join("\n") + "\n"
+            };
+            self.text = text;
             self.save()?;
         }
         Ok(removed)

@@ -11,7 +11,7 @@ pub fn is_binary(data: &[u8]) -> bool {
     data.iter().take(8000).any(|&b| b == 0)
 }
 
-fn lines(data: &[u8]) -> Vec<&[u8]> {
+pub fn lines(data: &[u8]) -> Vec<&[u8]> {
     let mut out = Vec::new();
     let mut start = 0;
     for (i, &b) in data.iter().enumerate() {
@@ -26,7 +26,7 @@ fn lines(data: &[u8]) -> Vec<&[u8]> {
     out
 }
 
-fn ops<'a>(old: &'a [&'a [u8]], new: &'a [&'a [u8]]) -> Vec<DiffOp> {
+pub fn ops<'a>(old: &'a [&'a [u8]], new: &'a [&'a [u8]]) -> Vec<DiffOp> {
     similar::capture_diff_slices(Algorithm::Myers, old, new)
 }
 

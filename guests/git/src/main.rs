@@ -5,12 +5,14 @@
 //! or option it lacks exits 127 before changing anything, so the `auto`
 //! backend hands the script to a container's git.
 
+mod blame;
 mod checkout;
 mod cmd;
 mod config;
 mod diff;
 mod error;
 mod ident;
+mod ignored;
 mod index;
 mod merge3;
 mod objects;

@@ -59,3 +59,56 @@ pub fn previous_checkout(repo: &Repo, n: usize) -> Option<String> {
         .nth(n.saturating_sub(1))
         .map(str::to_owned)
 }
+
+/// What `status` and `branch` call a detached HEAD: `HEAD detached at X`
+/// while HEAD is still where the last checkout put it (`from X` once it
+/// moved), X being the checkout's target as typed when that names a ref
+/// (full name, `refs/tags/` and `refs/remotes/` cut), else the abbreviated
+/// commit.
+pub fn detached_label(repo: &mut Repo, head: &ObjectId) -> String {
+    let text = std::fs::read_to_string(repo.git_dir.join("logs/HEAD")).unwrap_or_default();
+    let last = text.lines().rev().find_map(|l| {
+        let (head_part, msg) = l.split_once('\t')?;
+        let target = msg
+            .strip_prefix("checkout: moving from ")?
+            .rsplit(" to ")
+            .next()?;
+        let new = head_part.split(' ').nth(1)?;
+        Some((target.to_owned(), ObjectId::from_hex(new.as_bytes()).ok()?))
+    });
+    let Some((target, moved_to)) = last else {
+        return format!("HEAD detached at {}", repo.abbrev(head));
+    };
+    let word = if moved_to == *head { "at" } else { "from" };
+    let name = match dwim_ref(repo, &target) {
+        Some((full, id)) if id == moved_to || repo.peel_to_commit(&id).ok() == Some(moved_to) => {
+            full.strip_prefix("refs/tags/")
+                .or_else(|| full.strip_prefix("refs/remotes/"))
+                .unwrap_or(&full)
+                .to_owned()
+        }
+        _ => repo.abbrev(&moved_to),
+    };
+    format!("HEAD detached {word} {name}")
+}
+
+/// The one ref a short name means, as git's dwim_ref (none if ambiguous).
+fn dwim_ref(repo: &Repo, name: &str) -> Option<(String, ObjectId)> {
+    let rules = [
+        name.to_owned(),
+        format!("refs/{name}"),
+        format!("refs/tags/{name}"),
+        format!("refs/heads/{name}"),
+        format!("refs/remotes/{name}"),
+        format!("refs/remotes/{name}/HEAD"),
+    ];
+    let found: Vec<(String, ObjectId)> = rules
+        .into_iter()
+        .filter(|r| r == "HEAD" || r.starts_with("refs/"))
+        .filter_map(|r| repo.resolve_ref(&r).map(|id| (r, id)))
+        .collect();
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}

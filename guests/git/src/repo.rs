@@ -202,6 +202,12 @@ impl Repo {
 
     /// A revision to an object id, or `None` if it names nothing.
     pub fn rev_parse(&mut self, rev: &str) -> Result<Option<ObjectId>> {
+        if let Some(path) = rev.strip_prefix(':') {
+            // `:path` (or `:0:path`): the staged blob.
+            let path = path.strip_prefix("0:").unwrap_or(path);
+            let index = crate::index::Index::load(&self.git_dir)?;
+            return Ok(index.files().get(path).map(|(_, id)| *id));
+        }
         if let Some((base, path)) = rev.split_once(':') {
             let Some(tree_of) = self.rev_parse(if base.is_empty() { "HEAD" } else { base })? else {
                 return Ok(None);
@@ -242,7 +248,7 @@ impl Repo {
             let commit = self.commit(&peeled)?;
             if op == b'~' {
                 let mut c = commit;
-                let mut cur = id;
+                let mut cur = peeled;
                 for _ in 0..n {
                     let Some(p) = c.parents.first().copied() else {
                         return Ok(None);
@@ -252,7 +258,7 @@ impl Repo {
                 }
                 id = cur;
             } else if n == 0 {
-                continue;
+                id = peeled;
             } else {
                 match commit.parents.get(n - 1) {
                     Some(p) => id = *p,

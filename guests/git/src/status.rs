@@ -18,6 +18,8 @@ pub struct Changes {
     /// (`M`, `D`), path.
     pub unstaged: Vec<(char, String)>,
     pub untracked: Vec<String>,
+    /// Filled by `status --ignored` only.
+    pub ignored: Vec<String>,
     /// Path and its conflict label (`both modified` ...).
     pub unmerged: Vec<(String, &'static str)>,
 }
@@ -37,6 +39,43 @@ pub fn head_files(repo: &mut Repo) -> Result<BTreeMap<String, (u32, ObjectId)>> 
             objects::flatten(&mut repo.odb, &tree)
         }
     }
+}
+
+/// Every directory holding an index entry, `/`-terminated.
+fn tracked_dirs(index: &Index) -> std::collections::BTreeSet<String> {
+    index
+        .entries
+        .keys()
+        .flat_map(|(p, _)| {
+            let mut dirs = Vec::new();
+            let mut end = 0;
+            while let Some(i) = p[end..].find('/') {
+                end += i + 1;
+                dirs.push(p[..end].to_owned());
+            }
+            dirs
+        })
+        .collect()
+}
+
+fn load_ignores(repo: &Repo) -> Ignores {
+    let excludes = repo
+        .config
+        .get("core.excludesfile")
+        .map(std::path::PathBuf::from);
+    Ignores::load(&repo.work_tree, &repo.git_dir, excludes)
+}
+
+/// What `status --ignored` lists.
+pub fn ignored(repo: &Repo, index: &Index) -> Result<Vec<String>> {
+    let files = index.entries.keys().map(|(p, _)| p.clone()).collect();
+    let dirs = tracked_dirs(index);
+    let tracked = crate::ignored::Tracked {
+        files: &files,
+        dirs: &dirs,
+    };
+    let mut ignores = load_ignores(repo);
+    crate::ignored::list(&repo.work_tree, &repo.git_dir, &mut ignores, &tracked)
 }
 
 pub fn compute(repo: &mut Repo, index: &Index, untracked: Untracked) -> Result<Changes> {
@@ -103,25 +142,9 @@ pub fn compute(repo: &mut Repo, index: &Index, untracked: Untracked) -> Result<C
 
     let mut untracked_paths = Vec::new();
     if untracked != Untracked::No {
-        let excludes = repo
-            .config
-            .get("core.excludesfile")
-            .map(std::path::PathBuf::from);
-        let mut ignores = Ignores::load(&repo.work_tree, &repo.git_dir, excludes);
+        let mut ignores = load_ignores(repo);
         let files = worktree::walk(&repo.work_tree, &repo.git_dir, &mut ignores, "")?;
-        let tracked_dirs: std::collections::BTreeSet<String> = index
-            .entries
-            .keys()
-            .flat_map(|(p, _)| {
-                let mut dirs = Vec::new();
-                let mut end = 0;
-                while let Some(i) = p[end..].find('/') {
-                    end += i + 1;
-                    dirs.push(p[..end].to_owned());
-                }
-                dirs
-            })
-            .collect();
+        let tracked_dirs = tracked_dirs(index);
         for f in files {
             if index.entries.contains_key(&(f.path.clone(), 0)) || conflicted.contains(&f.path) {
                 continue;
@@ -172,6 +195,7 @@ pub fn compute(repo: &mut Repo, index: &Index, untracked: Untracked) -> Result<C
         staged,
         unstaged,
         untracked: untracked_paths,
+        ignored: Vec::new(),
         unmerged,
     })
 }

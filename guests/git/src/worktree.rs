@@ -22,6 +22,8 @@ struct Source {
 pub struct Ignores {
     /// Lowest precedence first.
     sources: Vec<Source>,
+    /// `ls-files --others` without `--exclude-standard`: nothing is ignored.
+    off: bool,
 }
 
 fn parse(base: &str, bytes: &[u8]) -> Source {
@@ -40,13 +42,33 @@ impl Ignores {
         if let Ok(f) = std::fs::read(git_dir.join("info/exclude")) {
             sources.push(parse("", &f));
         }
-        let mut ig = Ignores { sources };
+        let mut ig = Ignores {
+            sources,
+            off: false,
+        };
         ig.add_dir(work_tree, "");
         ig
     }
 
+    /// Ignores nothing, reading no ignore file.
+    pub fn none() -> Ignores {
+        Ignores {
+            sources: Vec::new(),
+            off: true,
+        }
+    }
+
+    /// Forgets the last `n` sources (a directory's, when leaving it).
+    pub fn pop(&mut self, n: usize) {
+        let keep = self.sources.len().saturating_sub(n);
+        self.sources.truncate(keep);
+    }
+
     /// Adds `DIR/.gitignore` (`dir` is `""` or `a/b/`).
-    fn add_dir(&mut self, work_tree: &Path, dir: &str) -> usize {
+    pub fn add_dir(&mut self, work_tree: &Path, dir: &str) -> usize {
+        if self.off {
+            return 0;
+        }
         match std::fs::read(work_tree.join(dir).join(".gitignore")) {
             Ok(bytes) => {
                 self.sources.push(parse(dir, &bytes));
@@ -141,9 +163,7 @@ fn walk_dir(
             out.push(WorkFile { path, meta });
         }
     }
-    for _ in 0..added {
-        ignores.sources.pop();
-    }
+    ignores.pop(added);
     Ok(())
 }
 

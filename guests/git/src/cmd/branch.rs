@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use crate::Invocation;
-use crate::cmd::log::subject;
+use crate::cmd::pretty::subject;
 use crate::cmd::unsupported;
 use crate::error::{Error, Result, fatal};
 use crate::repo::Head;
@@ -212,7 +212,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                 && let Head::Detached(id) = &head
             {
                 let a = repo.abbrev(id);
-                let label = format!("(HEAD detached at {a})");
+                let label = format!("({})", crate::reflog::detached_label(&mut repo, id));
                 if verbose {
                     let c = repo.commit(id)?;
                     writeln!(inv.out, "* {label} {a} {}", subject(&c.message))?;

@@ -7,7 +7,7 @@ use gix_hash::ObjectId;
 use crate::Invocation;
 use crate::checkout::{self, Files};
 use crate::cmd::add::matches;
-use crate::cmd::log::subject;
+use crate::cmd::pretty::subject;
 use crate::cmd::{split_dashdash, unsupported};
 use crate::error::{Error, Result, fatal};
 use crate::index::Index;
@@ -58,6 +58,12 @@ pub fn run_checkout(inv: &mut Invocation) -> Result<i32> {
         };
         return restore_paths(&mut repo, rev.as_deref(), &paths, true, true);
     }
+    if rest.first().is_some_and(|r| r == "-") {
+        match crate::reflog::previous_checkout(&repo, 1) {
+            Some(prev) => rest[0] = prev,
+            None => return fatal("invalid reference: @{-1}"),
+        }
+    }
     if create.is_none() && rest.len() == 1 && repo.rev_parse(&rest[0])?.is_none() {
         let p = &rest[0];
         if repo.work_tree.join(&repo.prefix).join(p).exists()
@@ -71,13 +77,7 @@ pub fn run_checkout(inv: &mut Invocation) -> Result<i32> {
         eprintln!("error: pathspec '{p}' did not match any file(s) known to git");
         return Err(Error::Exit(1));
     }
-    let target = match rest.first().map(String::as_str) {
-        Some("-") => match crate::reflog::previous_checkout(&repo, 1) {
-            Some(prev) => Some(prev),
-            None => return fatal("invalid reference: @{-1}"),
-        },
-        other => other.map(str::to_owned),
-    };
+    let target = rest.first().cloned();
     switch(inv, &mut repo, target, create, detach, force, quiet)
 }
 
@@ -171,6 +171,7 @@ fn switch(
             (None, Some(repo.peel_to_commit(&id)?))
         }
         (None, None) => match &head {
+            Head::Branch(_, id) if detach => (None, *id),
             Head::Branch(b, id) => (Some(b.clone()), *id),
             Head::Detached(id) => (None, Some(*id)),
         },
@@ -194,13 +195,19 @@ fn switch(
         Head::Branch(b, _) => b.clone(),
         Head::Detached(id) => id.to_string(),
     };
-    let to_name = match (&branch, commit) {
-        (Some(b), _) => b.clone(),
-        (None, Some(c)) => c.to_string(),
-        (None, None) => String::new(),
+    // git logs the target as it was typed; `status` reads it back.
+    let to_name = match (&branch, commit, &target) {
+        (Some(b), _, _) => b.clone(),
+        (None, _, Some(t)) => t.clone(),
+        (None, Some(c), None) => c.to_string(),
+        (None, None, None) => String::new(),
     };
+    // A detached HEAD moved to the commit it is at writes no reflog entry.
+    let detached_in_place =
+        matches!(head, Head::Detached(_)) && branch.is_none() && head_id == commit;
     if let Some(c) = commit
         && (from_name != to_name || create.is_some())
+        && !detached_in_place
     {
         if let (Some((name, _)), Some(start)) = (&create, commit) {
             let from = target.clone().unwrap_or_else(|| "HEAD".to_owned());
@@ -268,7 +275,8 @@ fn switch(
             let c = commit.expect("a detached checkout has a commit");
             let msg = repo.commit(&c)?;
             let a = repo.abbrev(&c);
-            if !matches!(head, Head::Detached(_)) {
+            // An explicit --detach asked for it: no advice.
+            if !matches!(head, Head::Detached(_)) && !detach {
                 let shown = target.unwrap_or_default();
                 eprint!("Note: switching to '{shown}'.\n{DETACHED_ADVICE}");
             }

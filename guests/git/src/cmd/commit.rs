@@ -162,7 +162,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     if concluding_merge {
         crate::cmd::merge::clear_state(&repo);
     }
-    let log_subject = crate::cmd::log::subject(&commit.message);
+    let log_subject = crate::cmd::pretty::subject(&commit.message);
     crate::reflog::head_moved(&repo, head, &id, &format!("{kind}: {log_subject}"), true);
     if !quiet {
         let where_ = match repo.head()? {
@@ -174,7 +174,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         } else {
             ""
         };
-        let subject = crate::cmd::log::subject(&commit.message);
+        let subject = crate::cmd::pretty::subject(&commit.message);
         let abbrev = repo.abbrev(&id);
         writeln!(inv.out, "[{where_}{root} {abbrev}] {subject}")?;
         let a = crate::ident::parse_sig(&commit.author);

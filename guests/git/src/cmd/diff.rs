@@ -20,7 +20,7 @@ use crate::repo::Repo;
 use crate::worktree;
 
 /// Path → (mode, id) with, for the work tree, the content at hand.
-type Side = BTreeMap<String, (u32, ObjectId)>;
+pub type Side = BTreeMap<String, (u32, ObjectId)>;
 
 #[derive(PartialEq)]
 enum Output {
@@ -43,6 +43,9 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     for a in opts {
         match a.as_str() {
             "--cached" | "--staged" => cached = true,
+            // Rename detection is on by default (diff.renames); ours finds
+            // exact renames with or without -M.
+            "-M" | "--find-renames" => {}
             "--stat" => output = Output::Stat,
             "--name-only" => output = Output::NameOnly,
             "--name-status" => output = Output::NameStatus,
@@ -62,7 +65,19 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             _ => revs.push(a),
         }
     }
-    let mut repo = inv.repo()?;
+    let mut repo = match inv.repo() {
+        Ok(r) => r,
+        // Outside a repository git diff means `--no-index`, which wants
+        // two paths.
+        Err(Error::Fatal(m)) if m.starts_with("not a git repository") => {
+            if revs.len() + paths.len() == 2 {
+                return unsupported("diff", "--no-index");
+            }
+            eprintln!("usage: git diff --no-index [<options>] <path> <path>");
+            return Err(Error::Exit(129));
+        }
+        Err(e) => return Err(e),
+    };
     // Arguments that are not revisions are paths (as git guesses them).
     let mut paths = paths;
     let mut rev_ids = Vec::new();
@@ -96,16 +111,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         ),
         _ => return unsupported("diff", "with more than two revisions"),
     };
-    let keep = |m: Side| -> Side {
-        if specs.is_empty() {
-            m
-        } else {
-            m.into_iter()
-                .filter(|(p, _)| specs.iter().any(|s| matches(s, p)))
-                .collect()
-        }
-    };
-    let (old, new) = (keep(old), keep(new));
+    let (old, new) = (only(old, &specs), only(new, &specs));
     let mut changes = tree_changes(&old, &new);
     if new_is_worktree {
         // The work tree shows deletions and edits; a rename is a delete
@@ -114,7 +120,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     }
     let differs = !changes.is_empty();
     // git diff names paths from the top of the work tree.
-    let show = |_repo: &Repo, p: &str| p.to_owned();
+    let show = |_repo: &Repo, p: &str| crate::worktree::quote_path(p, false);
     match output {
         Output::Quiet => {}
         Output::NameOnly | Output::NameStatus => {
@@ -176,12 +182,14 @@ pub fn commits_patch(
     old: Option<ObjectId>,
     new: ObjectId,
     stat: bool,
+    specs: &[String],
 ) -> Result<Vec<u8>> {
     let a = match old {
         Some(o) => head_side(repo, Some(o))?,
         None => BTreeMap::new(),
     };
     let b = head_side(repo, Some(new))?;
+    let (a, b) = (only(a, specs), only(b, specs));
     if stat {
         return stat_table(repo, &a, &b);
     }
@@ -191,6 +199,16 @@ pub fn commits_patch(
         out.extend(patch(repo, c, false, 3)?);
     }
     Ok(out)
+}
+
+/// The entries of `side` under one of `specs` (all of them for none).
+pub fn only(side: Side, specs: &[String]) -> Side {
+    if specs.is_empty() {
+        return side;
+    }
+    side.into_iter()
+        .filter(|(p, _)| specs.iter().any(|s| matches(s, p)))
+        .collect()
 }
 
 /// The `--stat` table between two trees (its summary line included).
@@ -240,6 +258,11 @@ fn stat_lines(repo: &mut Repo, changes: &[Change], worktree_new: bool) -> Result
                 Vec::new(),
                 Vec::new(),
             ),
+        };
+        let name = if matches!(c, Change::Renamed(..)) {
+            name
+        } else {
+            crate::worktree::quote_path(&name, false)
         };
         let line = if diff::is_binary(&a) || diff::is_binary(&b) {
             StatLine {

@@ -7,52 +7,13 @@ use std::io::Write;
 use gix_hash::ObjectId;
 
 use crate::Invocation;
+use crate::cmd::commit_diff::{self, Kinds};
+use crate::cmd::pretty::{self, Shown, Style};
 use crate::cmd::{split_dashdash, unsupported};
 use crate::error::{Result, fatal};
-use crate::ident::{format_date, parse_sig};
+use crate::ident::parse_sig;
 use crate::objects::{self, Commit};
 use crate::repo::{Head, Repo};
-
-/// A commit's subject: its first paragraph on one line, as `%s`.
-pub fn subject(message: &str) -> String {
-    let mut out = Vec::new();
-    for line in message.lines() {
-        if line.trim().is_empty() {
-            if out.is_empty() {
-                continue;
-            }
-            break;
-        }
-        out.push(line.trim());
-    }
-    out.join(" ")
-}
-
-/// What follows the subject paragraph, as `%b`.
-fn body(message: &str) -> String {
-    let mut lines = message.lines().skip_while(|l| l.trim().is_empty());
-    for l in lines.by_ref() {
-        if l.trim().is_empty() {
-            break;
-        }
-    }
-    let rest: Vec<&str> = lines.skip_while(|l| l.trim().is_empty()).collect();
-    if rest.is_empty() {
-        String::new()
-    } else {
-        rest.join("\n") + "\n"
-    }
-}
-
-enum Style {
-    Medium,
-    Short,
-    Full,
-    Fuller,
-    Raw,
-    Oneline,
-    Format(String, bool),
-}
 
 pub fn run(inv: &mut Invocation) -> Result<i32> {
     run_as(inv, false)
@@ -80,8 +41,11 @@ fn run_as(inv: &mut Invocation, rev_list: bool) -> Result<i32> {
     let mut merges: Option<bool> = None;
     let mut count = false;
     let mut stat = false;
+    let mut names: Option<bool> = None;
     let mut skip = 0usize;
     let mut full_ids = false;
+    let mut oneline_full = false;
+    let mut abbrev_commit = false;
     let mut decorate = false;
     let mut abbrev_len: Option<usize> = None;
     let mut author: Option<String> = None;
@@ -90,20 +54,26 @@ fn run_as(inv: &mut Invocation, rev_list: bool) -> Result<i32> {
     while i < opts.len() {
         let a = opts[i].as_str();
         match a {
-            "--oneline" => style = Style::Oneline,
+            "--oneline" => {
+                style = Style::Oneline;
+                oneline_full = false;
+            }
+            "--abbrev-commit" => abbrev_commit = true,
             "--first-parent" => first_parent = true,
             "--merges" => merges = Some(true),
             "--no-merges" => merges = Some(false),
             "--count" if rev_list => count = true,
             "-p" | "-u" | "--patch" => patch = true,
             "--stat" => stat = true,
+            "--name-only" => names = Some(false),
+            "--name-status" => names = Some(true),
             "--reverse" => reverse = true,
             "--all" => all = true,
             "-n" | "--max-count" => {
                 i += 1;
                 max = opts.get(i).and_then(|v| v.parse().ok());
             }
-            "--no-decorate" | "--no-color" | "--abbrev-commit" => {}
+            "--no-decorate" | "--no-color" => {}
             "--decorate" | "--decorate=short" => decorate = true,
             "--no-abbrev-commit" | "--no-abbrev" => full_ids = true,
             s if s.starts_with("--skip=") => skip = s[7..].parse().unwrap_or(0),
@@ -119,12 +89,17 @@ fn run_as(inv: &mut Invocation, rev_list: bool) -> Result<i32> {
             s if s.starts_with("--format=") || s.starts_with("--pretty=") => {
                 let v = &s[s.find('=').unwrap_or(0) + 1..];
                 style = match v {
-                    "oneline" => Style::Oneline,
+                    "oneline" => {
+                        // --pretty=oneline, unlike --oneline, shows whole ids.
+                        oneline_full = true;
+                        Style::Oneline
+                    }
                     "medium" => Style::Medium,
                     "short" => Style::Short,
                     "full" => Style::Full,
                     "fuller" => Style::Fuller,
                     "raw" => Style::Raw,
+                    "email" => Style::Email,
                     v if v.starts_with("format:") => Style::Format(v[7..].to_owned(), false),
                     v if v.starts_with("tformat:") => Style::Format(v[8..].to_owned(), true),
                     v if !v.contains('%') => return unsupported("log", s),
@@ -136,6 +111,7 @@ fn run_as(inv: &mut Invocation, rev_list: bool) -> Result<i32> {
         }
         i += 1;
     }
+    let kinds = Kinds { stat, patch, names };
     let mut repo = inv.repo()?;
     let mut starts = Vec::new();
     if all {
@@ -267,132 +243,26 @@ fn run_as(inv: &mut Invocation, rev_list: bool) -> Result<i32> {
         }
         commits.reverse();
     }
+    let shown = Shown {
+        style,
+        date_style,
+        full_ids,
+        oneline_full,
+        abbrev_commit,
+        abbrev_len,
+        decorate,
+        with_diff: kinds.any(),
+    };
     let mut first = true;
     for (id, c) in &commits {
-        match &style {
-            Style::Oneline => {
-                let a = match (full_ids, abbrev_len) {
-                    (true, _) => id.to_string(),
-                    (false, Some(n)) => {
-                        let short = repo.abbrev(id);
-                        if n > short.len() {
-                            id.to_string()[..n.min(40)].to_owned()
-                        } else {
-                            short
-                        }
-                    }
-                    (false, None) => repo.abbrev(id),
-                };
-                let d = if decorate {
-                    decoration(&repo, id, true)
-                } else {
-                    String::new()
-                };
-                writeln!(inv.out, "{a}{d} {}", subject(&c.message))?;
-            }
-            Style::Raw => {
-                if !first {
-                    writeln!(inv.out)?;
-                }
-                writeln!(inv.out, "commit {id}\ntree {}", c.tree)?;
-                for p in &c.parents {
-                    writeln!(inv.out, "parent {p}")?;
-                }
-                writeln!(inv.out, "author {}\ncommitter {}\n", c.author, c.committer)?;
-                for line in c.message.trim_end_matches('\n').lines() {
-                    writeln!(inv.out, "    {line}")?;
-                }
-            }
-            Style::Short | Style::Full | Style::Fuller => {
-                if !first {
-                    writeln!(inv.out)?;
-                }
-                writeln!(inv.out, "commit {id}")?;
-                if c.parents.len() > 1 {
-                    let ps: Vec<String> = c.parents.iter().map(|p| repo.abbrev(p)).collect();
-                    writeln!(inv.out, "Merge: {}", ps.join(" "))?;
-                }
-                let a = parse_sig(&c.author);
-                let m = parse_sig(&c.committer);
-                match style {
-                    Style::Short => writeln!(inv.out, "Author: {} <{}>", a.name, a.email)?,
-                    Style::Full => {
-                        writeln!(inv.out, "Author: {} <{}>", a.name, a.email)?;
-                        writeln!(inv.out, "Commit: {} <{}>", m.name, m.email)?;
-                    }
-                    _ => {
-                        writeln!(inv.out, "Author:     {} <{}>", a.name, a.email)?;
-                        writeln!(
-                            inv.out,
-                            "AuthorDate: {}",
-                            format_date(a.seconds, a.offset, &date_style)
-                        )?;
-                        writeln!(inv.out, "Commit:     {} <{}>", m.name, m.email)?;
-                        writeln!(
-                            inv.out,
-                            "CommitDate: {}",
-                            format_date(m.seconds, m.offset, &date_style)
-                        )?;
-                    }
-                }
-                writeln!(inv.out)?;
-                let text = if matches!(style, Style::Short) {
-                    subject(&c.message) + "\n"
-                } else {
-                    c.message.clone()
-                };
-                for line in text.trim_end_matches('\n').lines() {
-                    writeln!(inv.out, "    {line}")?;
-                }
-            }
-            Style::Medium => {
-                if !first {
-                    writeln!(inv.out)?;
-                }
-                let d = if decorate {
-                    decoration(&repo, id, true)
-                } else {
-                    String::new()
-                };
-                writeln!(inv.out, "commit {id}{d}")?;
-                if c.parents.len() > 1 {
-                    let ps: Vec<String> = c.parents.iter().map(|p| repo.abbrev(p)).collect();
-                    writeln!(inv.out, "Merge: {}", ps.join(" "))?;
-                }
-                let a = parse_sig(&c.author);
-                writeln!(inv.out, "Author: {} <{}>", a.name, a.email)?;
-                writeln!(
-                    inv.out,
-                    "Date:   {}",
-                    format_date(a.seconds, a.offset, &date_style)
-                )?;
-                writeln!(inv.out)?;
-                for line in c.message.trim_end_matches('\n').lines() {
-                    writeln!(inv.out, "    {line}")?;
-                }
-            }
-            Style::Format(f, terminated) if patch || stat => {
-                let text = format_commit(&mut repo, id, c, f, &date_style);
-                writeln!(inv.out, "{text}")?;
-            }
-            Style::Format(f, terminated) => {
-                let text = format_commit(&mut repo, id, c, f, &date_style);
-                if *terminated {
-                    writeln!(inv.out, "{text}")?;
-                } else {
-                    if !first {
-                        writeln!(inv.out)?;
-                    }
-                    write!(inv.out, "{text}")?;
-                }
-            }
-        }
-        if (patch || stat) && c.parents.len() <= 1 {
+        pretty::print(&mut inv.out, &mut repo, id, c, &shown, first)?;
+        if kinds.any() && c.parents.len() <= 1 {
             let body =
-                crate::cmd::diff::commits_patch(&mut repo, c.parents.first().copied(), *id, stat)?;
+                commit_diff::output(&mut repo, c.parents.first().copied(), *id, kinds, &paths)?;
             if !body.is_empty() {
-                if !matches!(style, Style::Oneline) {
-                    writeln!(inv.out)?;
+                let empty_format = matches!(&shown.style, Style::Format(f, _) if f.is_empty());
+                if !matches!(shown.style, Style::Oneline) && !empty_format {
+                    write!(inv.out, "{}", commit_diff::separator(kinds))?;
                 }
                 inv.out.write_all(&body)?;
             }
@@ -481,143 +351,4 @@ fn touches(repo: &mut Repo, c: &Commit, paths: &[String]) -> Result<bool> {
             .collect()
     };
     Ok(paths.iter().any(|p| hit(&now, p) != hit(&before, p)))
-}
-
-/// `--format` placeholders.
-pub fn format_commit(
-    repo: &mut Repo,
-    id: &ObjectId,
-    c: &Commit,
-    f: &str,
-    date_style: &str,
-) -> String {
-    let a = parse_sig(&c.author);
-    let m = parse_sig(&c.committer);
-    let mut out = String::new();
-    let mut chars = f.chars().peekable();
-    while let Some(ch) = chars.next() {
-        if ch != '%' {
-            out.push(ch);
-            continue;
-        }
-        let mut code = String::new();
-        if let Some(&n) = chars.peek() {
-            code.push(n);
-            chars.next();
-            if n == 'x' {
-                // `%xNN`: the two hex digits follow.
-            } else if matches!(n, 'a' | 'c')
-                && let Some(&n2) = chars.peek()
-            {
-                code.push(n2);
-                chars.next();
-            }
-        }
-        let s = match code.as_str() {
-            "H" => id.to_string(),
-            "h" => repo.abbrev(id),
-            "T" => c.tree.to_string(),
-            "t" => repo.abbrev(&c.tree),
-            "P" => c
-                .parents
-                .iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
-            "p" => c
-                .parents
-                .iter()
-                .map(|p| repo.abbrev(p))
-                .collect::<Vec<_>>()
-                .join(" "),
-            "an" => a.name.clone(),
-            "ae" => a.email.clone(),
-            "ad" => format_date(a.seconds, a.offset, date_style),
-            "aD" => format_date(a.seconds, a.offset, "rfc"),
-            "ai" => format_date(a.seconds, a.offset, "iso"),
-            "aI" => format_date(a.seconds, a.offset, "iso-strict"),
-            "at" => a.seconds.to_string(),
-            "as" => format_date(a.seconds, a.offset, "short"),
-            "cn" => m.name.clone(),
-            "ce" => m.email.clone(),
-            "cd" => format_date(m.seconds, m.offset, date_style),
-            "cD" => format_date(m.seconds, m.offset, "rfc"),
-            "ci" => format_date(m.seconds, m.offset, "iso"),
-            "cI" => format_date(m.seconds, m.offset, "iso-strict"),
-            "ct" => m.seconds.to_string(),
-            "cs" => format_date(m.seconds, m.offset, "short"),
-            "s" => subject(&c.message),
-            "b" => body(&c.message),
-            "B" => c.message.clone(),
-            "n" => "\n".to_owned(),
-            "e" => String::new(),
-            "d" => decoration(repo, id, true),
-            "D" => decoration(repo, id, false),
-            "x" => {
-                let hex: String = chars.by_ref().take(2).collect();
-                match u8::from_str_radix(&hex, 16) {
-                    Ok(b) => (b as char).to_string(),
-                    Err(_) => format!("%x{hex}"),
-                }
-            }
-            "%" => "%".to_owned(),
-            other => format!("%{other}"),
-        };
-        out.push_str(&s);
-    }
-    out
-}
-
-/// `(HEAD -> main, tag: v1, topic)` (`%d`, with the parentheses) or its
-/// inside (`%D`): HEAD and the branch it is on first, then the other refs
-/// in reverse name order, as git lists what points at a commit.
-pub fn decoration(repo: &Repo, id: &ObjectId, parens: bool) -> String {
-    let head = repo.head().ok();
-    let (head_here, current) = match &head {
-        Some(Head::Branch(b, Some(h))) => (h == id, Some(format!("refs/heads/{b}"))),
-        Some(Head::Detached(h)) => (h == id, None),
-        _ => (false, None),
-    };
-    let mut names: Vec<String> = repo
-        .refs_under("refs/")
-        .into_iter()
-        .filter(|(name, target)| {
-            // An annotated tag decorates the commit it points to.
-            target == id
-                || (name.starts_with("refs/tags/")
-                    && repo.read_tag_target(target).is_some_and(|t| t == *id))
-        })
-        .map(|(name, _)| name)
-        .filter(|n| n != "refs/stash")
-        .collect();
-    names.reverse();
-    let mut parts = Vec::new();
-    if head_here {
-        match &current {
-            Some(c) if names.contains(c) => {
-                parts.push(format!("HEAD -> {}", &c[11..]));
-                names.retain(|n| n != c);
-            }
-            _ => parts.push("HEAD".to_owned()),
-        }
-    }
-    for n in names {
-        if let Some(t) = n.strip_prefix("refs/tags/") {
-            parts.push(format!("tag: {t}"));
-        } else if let Some(b) = n.strip_prefix("refs/heads/") {
-            parts.push(b.to_owned());
-        } else if let Some(r) = n.strip_prefix("refs/remotes/") {
-            parts.push(r.to_owned());
-        } else {
-            parts.push(n);
-        }
-    }
-    if parts.is_empty() {
-        return String::new();
-    }
-    if parens {
-        format!(" ({})", parts.join(", "))
-    } else {
-        parts.join(", ")
-    }
 }

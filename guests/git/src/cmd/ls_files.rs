@@ -13,6 +13,7 @@ use crate::status::{self, Untracked};
 pub fn run(inv: &mut Invocation) -> Result<i32> {
     let (opts, mut paths, _) = split_dashdash(&inv.args);
     let mut full_name = false;
+    let mut exclude_standard = false;
     let (mut stage, mut others, mut modified, mut deleted, mut cached) =
         (false, false, false, false, false);
     for a in opts {
@@ -22,7 +23,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             "-m" | "--modified" => modified = true,
             "-d" | "--deleted" => deleted = true,
             "-c" | "--cached" => cached = true,
-            "--exclude-standard" => {}
+            "--exclude-standard" => exclude_standard = true,
             "--full-name" => full_name = true,
             s if s.starts_with('-') => return unsupported("ls-files", s),
             _ => paths.push(a),
@@ -66,12 +67,23 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         let c = status::compute(
             &mut repo,
             &index,
-            if others {
+            if others && exclude_standard {
                 Untracked::All
             } else {
                 Untracked::No
             },
         )?;
+        let untracked = if others && !exclude_standard {
+            // Without --exclude-standard, ignored files are others too.
+            let mut none = crate::worktree::Ignores::none();
+            crate::worktree::walk(&repo.work_tree, &repo.git_dir, &mut none, "")?
+                .into_iter()
+                .map(|f| f.path)
+                .filter(|p| !index.entries.contains_key(&(p.clone(), 0)))
+                .collect()
+        } else {
+            c.untracked.clone()
+        };
         for (y, p) in &c.unstaged {
             if wanted(p) && ((modified && (*y == 'M' || *y == 'D')) || (deleted && *y == 'D')) {
                 writeln!(
@@ -82,7 +94,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             }
         }
         if others {
-            for u in &c.untracked {
+            for u in &untracked {
                 if wanted(u) {
                     writeln!(
                         inv.out,

@@ -285,10 +285,9 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         msg.push_str(&format!(" into {b}"));
     }
     let msg = message.unwrap_or(msg);
-    if !quiet {
-        for n in &notes {
-            writeln!(inv.out, "{n}")?;
-        }
+    // git's -q keeps the per-file notes (the merge machinery prints them).
+    for n in &notes {
+        writeln!(inv.out, "{n}")?;
     }
     if !conflicted.is_empty() {
         let mut text = format!("{msg}\n\n# Conflicts:\n");

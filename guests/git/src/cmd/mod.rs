@@ -1,19 +1,23 @@
 //! The subcommands, one module each.
 
 mod add;
+mod blame;
 mod branch;
 mod cat_file;
 mod checkout;
 mod clone;
 mod commit;
+mod commit_diff;
 mod config;
 mod diff;
 mod init;
+mod known_options;
 mod log;
 mod ls_files;
 pub mod merge;
 mod mv;
 mod plumbing;
+mod pretty;
 mod remote;
 mod reset;
 mod rev_parse;
@@ -35,6 +39,7 @@ pub fn dispatch(name: &str, inv: &mut Invocation) -> Result<i32> {
         "commit" => commit::run(inv),
         "status" => status::run(inv),
         "log" => log::run(inv),
+        "blame" => blame::run(inv),
         "rev-list" => log::rev_list(inv),
         "rev-parse" => rev_parse::run(inv),
         "cat-file" => cat_file::run(inv),
@@ -176,8 +181,36 @@ const GIT_COMMANDS: &[&str] = &[
 ];
 
 /// An option this git does not implement.
+/// An option this git lacks: 127 for the container's git to run it, or,
+/// when git itself does not know the option, git's usage error (129).
 pub fn unsupported<T>(command: &str, option: &str) -> Result<T> {
+    if let Some(message) = unknown_to_git(command, option) {
+        eprintln!("{message}");
+        return Err(Error::Exit(129));
+    }
     Err(Error::Unsupported(format!("'git {command} {option}'")))
+}
+
+/// git's complaint about `option` if its parse-options for `command`
+/// would reject it (unique prefixes and `--no-` forms are accepted as
+/// git accepts them).
+fn unknown_to_git(command: &str, option: &str) -> Option<String> {
+    let (_, usage, shorts, longs) = known_options::KNOWN.iter().find(|k| k.0 == command)?;
+    let word = option.split_whitespace().next()?;
+    let complaint = if let Some(long) = word.strip_prefix("--") {
+        let name = long.split('=').next().unwrap_or(long);
+        let bare = name.strip_prefix("no-").unwrap_or(name);
+        let known = name.is_empty()
+            || longs
+                .split(' ')
+                .any(|l| l.starts_with(name) || l.starts_with(bare));
+        (!known).then(|| format!("error: unknown option `{name}'"))?
+    } else {
+        let c = word.strip_prefix('-')?.chars().next()?;
+        (!shorts.contains(c) && !c.is_ascii_digit())
+            .then(|| format!("error: unknown switch `{c}'"))?
+    };
+    Some(format!("{complaint}\nusage: {usage}"))
 }
 
 /// Splits `args` at `--`: (options and revisions, paths).

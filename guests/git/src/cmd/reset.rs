@@ -5,7 +5,7 @@ use std::io::Write;
 use crate::Invocation;
 use crate::checkout;
 use crate::cmd::add::matching;
-use crate::cmd::log::subject;
+use crate::cmd::pretty::subject;
 use crate::cmd::{split_dashdash, unsupported};
 use crate::error::Result;
 use crate::index::{Index, Staged};
@@ -14,7 +14,7 @@ use crate::repo::Repo;
 use crate::status::{self, Untracked, head_files};
 
 pub fn run(inv: &mut Invocation) -> Result<i32> {
-    let (opts, mut paths, _) = split_dashdash(&inv.args);
+    let (opts, mut paths, dashdash) = split_dashdash(&inv.args);
     let mut mode = "mixed";
     let mut quiet = false;
     let mut rev = None;
@@ -34,8 +34,15 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     if let Some(r) = &rev
         && repo.rev_parse(r)?.is_none()
     {
+        // Without `--`, git takes it as a path only if it names one.
+        if !dashdash && !repo.work_tree.join(&repo.prefix).join(r).exists() {
+            repo.must_rev(r)?;
+        }
         paths.insert(0, r.clone());
         rev = None;
+    }
+    if !paths.is_empty() && mode != "mixed" {
+        return crate::error::fatal(format!("Cannot do {mode} reset with paths."));
     }
     let target = match &rev {
         Some(r) => {

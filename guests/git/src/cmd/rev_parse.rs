@@ -13,6 +13,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     let mut abbrev_ref = false;
     let mut verify = false;
     let mut quiet = false;
+    let mut symbolic = false;
     let mut repo = inv.repo()?;
     for a in inv.args.clone() {
         match a.as_str() {
@@ -25,8 +26,10 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                 }
             }
             "--absolute-git-dir" => writeln!(inv.out, "{}", repo.git_dir.display())?,
-            "--is-inside-work-tree" => writeln!(inv.out, "true")?,
-            "--is-inside-git-dir" | "--is-bare-repository" => writeln!(inv.out, "false")?,
+            "--is-inside-work-tree" => writeln!(inv.out, "{}", !inside_git_dir(&repo))?,
+            "--is-inside-git-dir" => writeln!(inv.out, "{}", inside_git_dir(&repo))?,
+            "--is-bare-repository" => writeln!(inv.out, "false")?,
+            "--symbolic-full-name" => symbolic = true,
             "--show-prefix" => writeln!(inv.out, "{}", repo.prefix)?,
             "--show-cdup" => {
                 let depth = repo.prefix.matches('/').count();
@@ -53,7 +56,12 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                         Head::Branch(_, None) => {}
                     }
                 }
+                if symbolic && let Some(full) = full_name(&repo, rev)? {
+                    writeln!(inv.out, "{full}")?;
+                    continue;
+                }
                 match repo.rev_parse(rev)? {
+                    Some(_) if symbolic => {}
                     Some(id) if abbrev_ref => {
                         let name = if repo.resolve_ref(&format!("refs/heads/{rev}")).is_some() {
                             rev.to_owned()
@@ -93,4 +101,30 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         }
     }
     Ok(0)
+}
+
+fn inside_git_dir(repo: &crate::repo::Repo) -> bool {
+    std::env::current_dir().is_ok_and(|d| d.starts_with(&repo.git_dir))
+}
+
+/// `--symbolic-full-name`: the ref a name means (HEAD: its branch).
+fn full_name(repo: &crate::repo::Repo, rev: &str) -> Result<Option<String>> {
+    if rev == "HEAD" || rev == "@" {
+        return Ok(Some(match repo.head()? {
+            Head::Branch(b, _) => format!("refs/heads/{b}"),
+            Head::Detached(_) => "HEAD".to_owned(),
+        }));
+    }
+    for full in [
+        rev.to_owned(),
+        format!("refs/{rev}"),
+        format!("refs/tags/{rev}"),
+        format!("refs/heads/{rev}"),
+        format!("refs/remotes/{rev}"),
+    ] {
+        if full.starts_with("refs/") && repo.resolve_ref(&full).is_some() {
+            return Ok(Some(full));
+        }
+    }
+    Ok(None)
 }

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use crate::Invocation;
-use crate::cmd::diff::commits_patch;
+use crate::cmd::commit_diff::{self, Kinds};
 use crate::cmd::unsupported;
 use crate::error::{Result, fatal};
 use crate::ident::{format_date, parse_sig};
@@ -17,7 +17,8 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     let mut format: Option<String> = None;
     let mut names: Option<bool> = None;
     let mut revs = Vec::new();
-    for a in inv.args.clone() {
+    let (args, paths, _) = crate::cmd::split_dashdash(&inv.args);
+    for a in args {
         match a.as_str() {
             "--name-only" => names = Some(false),
             "--name-status" => names = Some(true),
@@ -26,6 +27,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                 match v {
                     "oneline" => oneline = true,
                     "medium" => {}
+                    "" => format = Some(String::new()),
                     v if v.starts_with("format:") => format = Some(v[7..].to_owned()),
                     v if v.starts_with("tformat:") => format = Some(v[8..].to_owned()),
                     v if v.contains('%') => format = Some(v.to_owned()),
@@ -40,10 +42,16 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             _ => revs.push(a),
         }
     }
+    let mut repo = inv.repo()?;
     if revs.is_empty() {
+        if let crate::repo::Head::Branch(b, None) = repo.head()? {
+            return fatal(format!(
+                "your current branch '{b}' does not have any commits yet"
+            ));
+        }
         revs.push("HEAD".into());
     }
-    let mut repo = inv.repo()?;
+    let specs: Vec<String> = paths.iter().filter_map(|p| repo.repo_path(p)).collect();
     for (n, rev) in revs.iter().enumerate() {
         let Some(id) = repo.rev_parse(rev)? else {
             if let Some((base, path)) = rev.split_once(':') {
@@ -82,15 +90,17 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     .find_map(|l| l.strip_prefix("tagger "))
                     .unwrap_or("");
                 let t = parse_sig(tagger);
-                writeln!(
-                    inv.out,
-                    "tag {name}\nTagger: {} <{}>\nDate:   {}\n\n{}",
-                    t.name,
-                    t.email,
-                    format_date(t.seconds, t.offset, "default"),
-                    msg.trim_end()
-                )?;
-                writeln!(inv.out)?;
+                writeln!(inv.out, "tag {name}\nTagger: {} <{}>", t.name, t.email)?;
+                // A user format shows the tag without its date or the
+                // blank line after its message.
+                if format.is_none() {
+                    let date = format_date(t.seconds, t.offset, "default");
+                    writeln!(inv.out, "Date:   {date}")?;
+                }
+                writeln!(inv.out, "\n{}", msg.trim_end())?;
+                if format.is_none() {
+                    writeln!(inv.out)?;
+                }
                 let target = objects::tag_target(&obj.data)?;
                 show_commit(
                     inv,
@@ -99,6 +109,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     (stat, no_patch, oneline),
                     &format,
                     names,
+                    &specs,
                 )?;
             }
             Kind::Commit => {
@@ -112,6 +123,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     (stat, no_patch, oneline),
                     &format,
                     names,
+                    &specs,
                 )?;
             }
         }
@@ -126,14 +138,16 @@ fn show_commit(
     (stat, no_patch, oneline): (bool, bool, bool),
     format: &Option<String>,
     names: Option<bool>,
+    specs: &[String],
 ) -> Result<()> {
     let c = repo.commit(id)?;
-    if let Some(f) = format {
-        let text = crate::cmd::log::format_commit(repo, id, &c, f, "default");
+    if format.as_deref() == Some("") {
+    } else if let Some(f) = format {
+        let text = crate::cmd::pretty::format_commit(repo, id, &c, f, "default");
         writeln!(inv.out, "{text}")?;
     } else if oneline {
         let a = repo.abbrev(id);
-        writeln!(inv.out, "{a} {}", crate::cmd::log::subject(&c.message))?;
+        writeln!(inv.out, "{a} {}", crate::cmd::pretty::subject(&c.message))?;
     } else {
         writeln!(inv.out, "commit {id}")?;
         if c.parents.len() > 1 {
@@ -154,39 +168,16 @@ fn show_commit(
     if no_patch || (c.parents.len() > 1 && !stat) {
         return Ok(());
     }
-    if let Some(status) = names {
-        let old = match c.parents.first() {
-            Some(p) => {
-                let t = repo.tree_of(p)?;
-                crate::objects::flatten(&mut repo.odb, &t)?
-            }
-            None => Default::default(),
-        };
-        let new = crate::objects::flatten(&mut repo.odb, &c.tree)?;
-        if format.is_none() && !oneline {
-            writeln!(inv.out)?;
-        }
-        for ch in crate::cmd::commit::tree_changes(&old, &new) {
-            use crate::cmd::commit::Change;
-            let line = match (&ch, status) {
-                (Change::Added(p, ..), true) => format!("A\t{p}"),
-                (Change::Deleted(p, ..), true) => format!("D\t{p}"),
-                (Change::Modified(p, ..), true) => format!("M\t{p}"),
-                (Change::Renamed(f, t), true) => format!("R100\t{f}\t{t}"),
-                (
-                    Change::Added(p, ..) | Change::Deleted(p, ..) | Change::Modified(p, ..),
-                    false,
-                ) => p.clone(),
-                (Change::Renamed(_, t), false) => t.clone(),
-            };
-            writeln!(inv.out, "{line}")?;
-        }
-        return Ok(());
-    }
-    let body = commits_patch(repo, c.parents.first().copied(), *id, stat)?;
+    let kinds = Kinds {
+        stat,
+        patch: !stat && names.is_none(),
+        names,
+    };
+    let body = commit_diff::output(repo, c.parents.first().copied(), *id, kinds, specs)?;
+    let message_shown = !oneline && format.as_deref() != Some("");
     if !body.is_empty() {
-        if (!oneline && format.is_none()) || (format.is_some() && !stat) {
-            writeln!(inv.out)?;
+        if message_shown {
+            write!(inv.out, "{}", commit_diff::separator(kinds))?;
         }
         inv.out.write_all(&body)?;
     }

@@ -9,7 +9,7 @@ use gix_hash::ObjectId;
 
 use crate::Invocation;
 use crate::checkout;
-use crate::cmd::log::subject;
+use crate::cmd::pretty::subject;
 use crate::cmd::unsupported;
 use crate::error::{Error, Result, fatal};
 use crate::ident::Ident;
@@ -73,7 +73,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             let (id, _) = pick(&repo, args.first())?;
             let c = repo.commit(&id)?;
             let base = c.parents.first().copied();
-            let body = crate::cmd::diff::commits_patch(&mut repo, base, id, !patch)?;
+            let body = crate::cmd::diff::commits_patch(&mut repo, base, id, !patch, &[])?;
             inv.out.write_all(&body)?;
             Ok(0)
         }

@@ -15,7 +15,9 @@ const LABEL_WIDTH: usize = 12;
 pub fn run(inv: &mut Invocation) -> Result<i32> {
     let (mut short, mut porcelain, mut branch) = (false, false, false);
     let mut untracked = Untracked::Normal;
-    for a in inv.args.clone() {
+    let mut ignored = false;
+    let (args, mut paths, _) = crate::cmd::split_dashdash(&inv.args);
+    for a in args {
         match a.as_str() {
             "-s" | "--short" => short = true,
             "--porcelain" | "--porcelain=v1" => porcelain = true,
@@ -30,13 +32,19 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             "-uno" | "--untracked-files=no" => untracked = Untracked::No,
             "-unormal" | "--untracked-files=normal" => untracked = Untracked::Normal,
             "--long" => {}
-            s => return unsupported("status", s),
+            "--ignored" | "--ignored=traditional" => ignored = true,
+            "--ignored=no" => ignored = false,
+            s if s.starts_with('-') => return unsupported("status", s),
+            _ => paths.push(a),
         }
     }
     let mut repo = inv.repo()?;
     let index = Index::load(&repo.git_dir)?;
+    let specs: Vec<String> = paths.iter().filter_map(|p| repo.repo_path(p)).collect();
+    let view = View { ignored, specs };
     if short || porcelain {
         let changes = status::compute(&mut repo, &index, untracked)?;
+        let changes = view.apply(&repo, &index, changes)?;
         if branch {
             let line = branch_line(&mut repo)?;
             writeln!(inv.out, "## {line}")?;
@@ -44,8 +52,35 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         print_short(&repo, &changes, porcelain, &mut inv.out)?;
         return Ok(0);
     }
-    long_with(&mut repo, &index, &mut inv.out, false, untracked)?;
+    long_with(&mut repo, &index, &mut inv.out, false, untracked, &view)?;
     Ok(0)
+}
+
+/// The parts of a status the options ask for: the pathspecs' paths only,
+/// and the ignored entries with `--ignored`.
+#[derive(Default)]
+struct View {
+    ignored: bool,
+    specs: Vec<String>,
+}
+
+impl View {
+    fn apply(&self, repo: &Repo, index: &Index, mut c: Changes) -> Result<Changes> {
+        if self.ignored {
+            c.ignored = status::ignored(repo, index)?;
+        }
+        if self.specs.is_empty() {
+            return Ok(c);
+        }
+        let hit = |p: &str| self.specs.iter().any(|s| crate::cmd::add::matches(s, p));
+        c.staged.retain(|(_, p, _)| hit(p));
+        c.unstaged.retain(|(_, p)| hit(p));
+        c.unmerged.retain(|(p, _)| hit(p));
+        c.untracked
+            .retain(|p| hit(p.trim_end_matches('/')) || hit(p));
+        c.ignored.retain(|p| hit(p.trim_end_matches('/')) || hit(p));
+        Ok(c)
+    }
 }
 
 fn branch_line(repo: &mut Repo) -> Result<String> {
@@ -106,12 +141,22 @@ fn print_short(repo: &Repo, c: &Changes, porcelain: bool, out: &mut impl Write) 
     for u in &c.untracked {
         writeln!(out, "?? {}", show(u))?;
     }
+    for u in &c.ignored {
+        writeln!(out, "!! {}", show(u))?;
+    }
     Ok(())
 }
 
 /// The long format; `for_commit` words the end as `git commit` does.
 pub fn long(repo: &mut Repo, index: &Index, out: &mut impl Write, for_commit: bool) -> Result<()> {
-    long_with(repo, index, out, for_commit, Untracked::Normal)
+    long_with(
+        repo,
+        index,
+        out,
+        for_commit,
+        Untracked::Normal,
+        &View::default(),
+    )
 }
 
 fn long_with(
@@ -120,14 +165,16 @@ fn long_with(
     out: &mut impl Write,
     for_commit: bool,
     untracked: Untracked,
+    view: &View,
 ) -> Result<()> {
     let c = status::compute(repo, index, untracked)?;
+    let c = view.apply(repo, index, c)?;
     let head = repo.head()?;
     match &head {
         Head::Branch(b, _) => writeln!(out, "On branch {b}")?,
         Head::Detached(id) => {
-            let a = repo.abbrev(id);
-            writeln!(out, "HEAD detached at {a}")?
+            let label = crate::reflog::detached_label(repo, id);
+            writeln!(out, "{label}")?
         }
     }
     let no_commits = matches!(head, Head::Branch(_, None));
@@ -247,6 +294,17 @@ fn long_with(
             "  (use \"git add <file>...\" to include in what will be committed)"
         )?;
         for u in &c.untracked {
+            writeln!(out, "\t{}", show(u))?;
+        }
+        writeln!(out)?;
+    }
+    if !c.ignored.is_empty() {
+        writeln!(out, "Ignored files:")?;
+        writeln!(
+            out,
+            "  (use \"git add -f <file>...\" to include in what will be committed)"
+        )?;
+        for u in &c.ignored {
             writeln!(out, "\t{}", show(u))?;
         }
         writeln!(out)?;

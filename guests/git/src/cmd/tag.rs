@@ -16,6 +16,8 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     let mut annotations = false;
     let mut force = false;
     let mut message: Option<String> = None;
+    // (--contains rather than --points-at, the revision)
+    let mut filter: Option<(bool, String)> = None;
     let mut rest = Vec::new();
     let args = inv.args.clone();
     let mut i = 0;
@@ -31,8 +33,19 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             "-f" | "--force" => force = true,
             "-m" | "--message" => {
                 i += 1;
-                message = Some(args.get(i).cloned().unwrap_or_default());
+                let m = args.get(i).cloned().unwrap_or_default();
+                // Each -m is a paragraph, as with commit.
+                message = Some(match message {
+                    Some(before) => format!("{before}\n\n{m}"),
+                    None => m,
+                });
                 annotate = true;
+            }
+            "--contains" | "--points-at" => {
+                i += 1;
+                let rev = args.get(i).cloned().unwrap_or_else(|| "HEAD".to_owned());
+                filter = Some((args[i - 1] == "--contains", rev));
+                list = true;
             }
             s if s.starts_with('-') => return unsupported("tag", s),
             s => rest.push(s.to_owned()),
@@ -63,8 +76,17 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         };
     }
     if list || rest.is_empty() {
-        for (name, _) in repo.refs_under("refs/tags/") {
+        let wanted = match &filter {
+            Some((contains, rev)) => Some((*contains, repo.must_rev(rev)?)),
+            None => None,
+        };
+        for (name, id) in repo.refs_under("refs/tags/") {
             let short = &name[10..];
+            if let Some((contains, rev)) = wanted
+                && !selected(&mut repo, &id, contains, rev)?
+            {
+                continue;
+            }
             if rest.is_empty()
                 || rest.iter().any(|p| {
                     gix_glob::wildmatch(
@@ -88,7 +110,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                                 .unwrap_or_default();
                             msg.lines().next().unwrap_or("").to_owned()
                         }
-                        Kind::Commit => crate::cmd::log::subject(
+                        Kind::Commit => crate::cmd::pretty::subject(
                             &crate::objects::parse_commit(&obj.data)?.message,
                         ),
                         _ => String::new(),
@@ -134,4 +156,25 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     };
     repo.write_ref(&refname, &id)?;
     Ok(0)
+}
+
+/// Whether the tag at `id` contains `rev` in its history (`--contains`),
+/// or points at it (`--points-at`, directly or once peeled).
+fn selected(
+    repo: &mut crate::repo::Repo,
+    id: &gix_hash::ObjectId,
+    contains: bool,
+    rev: gix_hash::ObjectId,
+) -> Result<bool> {
+    let Ok(commit) = repo.peel_to_commit(id) else {
+        return Ok(false);
+    };
+    if !contains {
+        return Ok(*id == rev || commit == rev);
+    }
+    let Ok(rev) = repo.peel_to_commit(&rev) else {
+        return Ok(false);
+    };
+    let history = crate::cmd::log::walk(repo, &[commit], &[], None)?;
+    Ok(history.iter().any(|(c, _)| *c == rev))
 }
