@@ -8,6 +8,7 @@
 mod blame;
 mod checkout;
 mod cmd;
+mod color;
 mod config;
 mod diff;
 mod error;

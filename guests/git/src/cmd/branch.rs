@@ -227,6 +227,14 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                 } else {
                     ' '
                 };
+                // git paints the padded name: green when current, else the
+                // plain colour (nothing), reset either way.
+                let colored = crate::color::on(&repo.config, "branch");
+                let paint = |text: String| match (colored, mark) {
+                    (false, _) => text,
+                    (true, '*') => crate::color::paint(crate::color::GREEN, &text),
+                    (true, _) => crate::color::paint("", &text),
+                };
                 if verbose {
                     let c = repo.commit(&id)?;
                     let a = repo.abbrev(&id);
@@ -248,13 +256,10 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                             }
                         }
                     };
-                    writeln!(
-                        inv.out,
-                        "{mark} {name:<width$} {a} {track}{}",
-                        subject(&c.message)
-                    )?;
+                    let shown = paint(format!("{name:<width$}"));
+                    writeln!(inv.out, "{mark} {shown} {a} {track}{}", subject(&c.message))?;
                 } else {
-                    writeln!(inv.out, "{mark} {name}")?;
+                    writeln!(inv.out, "{mark} {}", paint(name.to_owned()))?;
                 }
             }
             if show_remote {

@@ -37,13 +37,23 @@ pub fn output(
     if let Some(status) = k.names {
         out.extend(names(repo, parent, id, status, specs)?);
     }
+    let colored = crate::color::on(&repo.config, "diff");
     if k.stat {
-        out.extend(crate::cmd::diff::commits_patch(
-            repo, parent, id, true, specs,
-        )?);
+        let table = crate::cmd::diff::commits_patch(repo, parent, id, true, specs)?;
+        if colored {
+            let text = String::from_utf8_lossy(&table);
+            out.extend(crate::color::stat(&text).into_bytes());
+        } else {
+            out.extend(table);
+        }
     }
     if k.patch {
         let patch = crate::cmd::diff::commits_patch(repo, parent, id, false, specs)?;
+        let patch = if colored {
+            crate::color::patch(&patch)
+        } else {
+            patch
+        };
         if k.stat && !out.is_empty() && !patch.is_empty() {
             out.push(b'\n');
         }

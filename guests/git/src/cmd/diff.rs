@@ -11,6 +11,7 @@ use crate::Invocation;
 use crate::cmd::add::matches;
 use crate::cmd::commit::{Change, tree_changes};
 use crate::cmd::{split_dashdash, unsupported};
+use crate::color;
 use crate::diff::{self, StatLine};
 use crate::error::{Error, Result};
 use crate::index::Index;
@@ -159,13 +160,24 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     }
                 }
             } else if !lines.is_empty() {
-                inv.out.write_all(diff::stat(&lines).as_bytes())?;
+                let table = diff::stat(&lines);
+                let table = if color::on(&repo.config, "diff") {
+                    color::stat(&table)
+                } else {
+                    table
+                };
+                inv.out.write_all(table.as_bytes())?;
             }
         }
         Output::Patch => {
+            let colored = color::on(&repo.config, "diff");
             for c in &changes {
                 let text = patch(&mut repo, c, new_is_worktree, context)?;
-                inv.out.write_all(&text)?;
+                if colored {
+                    inv.out.write_all(&color::patch(&text))?;
+                } else {
+                    inv.out.write_all(&text)?;
+                }
             }
         }
     }

@@ -252,6 +252,7 @@ fn run_as(inv: &mut Invocation, rev_list: bool) -> Result<i32> {
         abbrev_len,
         decorate,
         with_diff: kinds.any(),
+        color: crate::color::on(&repo.config, "diff"),
     };
     let mut first = true;
     for (id, c) in &commits {

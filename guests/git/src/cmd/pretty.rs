@@ -5,6 +5,7 @@ use std::io::Write;
 
 use gix_hash::ObjectId;
 
+use crate::color::{BOLD_CYAN, BOLD_GREEN, BOLD_RED, BOLD_YELLOW, YELLOW, paint};
 use crate::error::Result;
 use crate::ident::{format_date, parse_sig};
 use crate::objects::Commit;
@@ -64,6 +65,8 @@ pub struct Shown {
     pub abbrev_commit: bool,
     pub abbrev_len: Option<usize>,
     pub decorate: bool,
+    /// `color.diff`/`color.ui` is `always`.
+    pub color: bool,
     /// A diff follows each message (`-p`, `--stat`, `--name-only`).
     pub with_diff: bool,
 }
@@ -93,11 +96,12 @@ pub fn print(
                 }
                 (false, None) => repo.abbrev(id),
             };
-            let d = if shown.decorate {
-                decoration(repo, id, true)
-            } else {
-                String::new()
+            let d = match (shown.decorate, shown.color) {
+                (false, _) => String::new(),
+                (true, false) => decoration(repo, id, true),
+                (true, true) => painted_decoration(repo, id),
             };
+            let a = if shown.color { paint(YELLOW, &a) } else { a };
             writeln!(out, "{a}{d} {}", subject(&c.message))?;
         }
         Style::Raw => {
@@ -159,12 +163,16 @@ pub fn print(
             if !first {
                 writeln!(out)?;
             }
-            let d = if shown.decorate {
-                decoration(repo, id, true)
-            } else {
-                String::new()
+            let d = match (shown.decorate, shown.color) {
+                (false, _) => String::new(),
+                (true, false) => decoration(repo, id, true),
+                (true, true) => painted_decoration(repo, id),
             };
-            writeln!(out, "commit {id}{d}")?;
+            if shown.color {
+                writeln!(out, "{}{d}", paint(YELLOW, &format!("commit {id}")))?;
+            } else {
+                writeln!(out, "commit {id}{d}")?;
+            }
             if c.parents.len() > 1 {
                 let ps: Vec<String> = c.parents.iter().map(|p| repo.abbrev(p)).collect();
                 writeln!(out, "Merge: {}", ps.join(" "))?;
@@ -309,10 +317,11 @@ pub fn format_commit(
     out
 }
 
-/// `(HEAD -> main, tag: v1, topic)` (`%d`, with the parentheses) or its
-/// inside (`%D`): HEAD and the branch it is on first, then the other refs
-/// in reverse name order, as git lists what points at a commit.
-pub fn decoration(repo: &Repo, id: &ObjectId, parens: bool) -> String {
+/// The refs at `id` as git decorates them, one unit per ref (HEAD and its
+/// branch are one), each part with its colour.
+type Unit = Vec<(&'static str, String)>;
+
+fn decoration_parts(repo: &Repo, id: &ObjectId) -> Vec<Unit> {
     let head = repo.head().ok();
     let (head_here, current) = match &head {
         Some(Head::Branch(b, Some(h))) => (h == id, Some(format!("refs/heads/{b}"))),
@@ -332,33 +341,67 @@ pub fn decoration(repo: &Repo, id: &ObjectId, parens: bool) -> String {
         .filter(|n| n != "refs/stash")
         .collect();
     names.reverse();
-    let mut parts = Vec::new();
+    let mut units: Vec<Unit> = Vec::new();
     if head_here {
         match &current {
             Some(c) if names.contains(c) => {
-                parts.push(format!("HEAD -> {}", &c[11..]));
+                units.push(vec![
+                    (BOLD_CYAN, "HEAD -> ".to_owned()),
+                    (BOLD_GREEN, c[11..].to_owned()),
+                ]);
                 names.retain(|n| n != c);
             }
-            _ => parts.push("HEAD".to_owned()),
+            _ => units.push(vec![(BOLD_CYAN, "HEAD".to_owned())]),
         }
     }
     for n in names {
-        if let Some(t) = n.strip_prefix("refs/tags/") {
-            parts.push(format!("tag: {t}"));
+        let unit = if let Some(t) = n.strip_prefix("refs/tags/") {
+            (BOLD_YELLOW, format!("tag: {t}"))
         } else if let Some(b) = n.strip_prefix("refs/heads/") {
-            parts.push(b.to_owned());
+            (BOLD_GREEN, b.to_owned())
         } else if let Some(r) = n.strip_prefix("refs/remotes/") {
-            parts.push(r.to_owned());
+            (BOLD_RED, r.to_owned())
         } else {
-            parts.push(n);
-        }
+            ("", n)
+        };
+        units.push(vec![unit]);
     }
-    if parts.is_empty() {
+    units
+}
+
+/// `(HEAD -> main, tag: v1, topic)` (`%d`, with the parentheses) or its
+/// inside (`%D`): HEAD and the branch it is on first, then the other refs
+/// in reverse name order, as git lists what points at a commit.
+pub fn decoration(repo: &Repo, id: &ObjectId, parens: bool) -> String {
+    let units = decoration_parts(repo, id);
+    if units.is_empty() {
         return String::new();
     }
+    let text: Vec<String> = units
+        .iter()
+        .map(|u| u.iter().map(|(_, t)| t.as_str()).collect())
+        .collect();
     if parens {
-        format!(" ({})", parts.join(", "))
+        format!(" ({})", text.join(", "))
     } else {
-        parts.join(", ")
+        text.join(", ")
     }
+}
+
+/// The decoration as `color.ui=always` shows it.
+fn painted_decoration(repo: &Repo, id: &ObjectId) -> String {
+    let units = decoration_parts(repo, id);
+    if units.is_empty() {
+        return String::new();
+    }
+    let painted: Vec<String> = units
+        .iter()
+        .map(|u| u.iter().map(|(c, t)| paint(c, t)).collect())
+        .collect();
+    format!(
+        "{}{}{}",
+        paint(YELLOW, " ("),
+        painted.join(&paint(YELLOW, ", ")),
+        paint(YELLOW, ")")
+    )
 }

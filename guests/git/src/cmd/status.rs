@@ -47,7 +47,11 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         let changes = view.apply(&repo, &index, changes)?;
         if branch {
             let line = branch_line(&mut repo)?;
-            writeln!(inv.out, "## {line}")?;
+            if !porcelain && crate::color::on(&repo.config, "status") {
+                writeln!(inv.out, "## {}", color_branch_line(&line))?;
+            } else {
+                writeln!(inv.out, "## {line}")?;
+            }
         }
         print_short(&repo, &changes, porcelain, &mut inv.out)?;
         return Ok(0);
@@ -98,6 +102,24 @@ fn branch_line(repo: &mut Repo) -> Result<String> {
     })
 }
 
+/// `main...origin/main [ahead 1]` as `status -sb` paints it: the branch
+/// green, the upstream red.
+fn color_branch_line(line: &str) -> String {
+    use crate::color::{GREEN, RED, paint};
+    match line.split_once("...") {
+        Some((b, rest)) => {
+            let (up, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+            let tail = if tail.is_empty() {
+                String::new()
+            } else {
+                format!(" {tail}")
+            };
+            format!("{}...{}{tail}", paint(GREEN, b), paint(RED, up))
+        }
+        None => paint(GREEN, line),
+    }
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 { "commit" } else { "commits" }
 }
@@ -132,17 +154,30 @@ fn print_short(repo: &Repo, c: &Changes, porcelain: bool, out: &mut impl Write) 
         };
         lines.insert(path.clone(), (xy.0, xy.1, None));
     }
+    // --porcelain is never coloured.
+    let colored = !porcelain && crate::color::on(&repo.config, "status");
+    let paint = |color: &str, text: &str| {
+        if colored && text.trim() != "" {
+            crate::color::paint(color, text)
+        } else {
+            text.to_owned()
+        }
+    };
     for (path, (x, y, from)) in &lines {
+        let (x, y) = (
+            paint(crate::color::GREEN, &x.to_string()),
+            paint(crate::color::RED, &y.to_string()),
+        );
         match from {
             Some(f) => writeln!(out, "{x}{y} {} -> {}", show(f), show(path))?,
             None => writeln!(out, "{x}{y} {}", show(path))?,
         }
     }
     for u in &c.untracked {
-        writeln!(out, "?? {}", show(u))?;
+        writeln!(out, "{} {}", paint(crate::color::RED, "??"), show(u))?;
     }
     for u in &c.ignored {
-        writeln!(out, "!! {}", show(u))?;
+        writeln!(out, "{} {}", paint(crate::color::RED, "!!"), show(u))?;
     }
     Ok(())
 }
@@ -169,6 +204,15 @@ fn long_with(
 ) -> Result<()> {
     let c = status::compute(repo, index, untracked)?;
     let c = view.apply(repo, index, c)?;
+    let colored = crate::color::on(&repo.config, "status");
+    let tint = |color: &str, text: &str| {
+        if colored {
+            crate::color::paint(color, text)
+        } else {
+            text.to_owned()
+        }
+    };
+    use crate::color::{GREEN, RED};
     let head = repo.head()?;
     match &head {
         Head::Branch(b, _) => writeln!(out, "On branch {b}")?,
@@ -243,8 +287,19 @@ fn long_with(
                 _ => "renamed:",
             };
             match from {
-                Some(f) => writeln!(out, "\t{label:<LABEL_WIDTH$}{} -> {}", show(f), show(p))?,
-                None => writeln!(out, "\t{label:<LABEL_WIDTH$}{}", show(p))?,
+                Some(f) => writeln!(
+                    out,
+                    "\t{}",
+                    tint(
+                        GREEN,
+                        &format!("{label:<LABEL_WIDTH$}{} -> {}", show(f), show(p))
+                    )
+                )?,
+                None => writeln!(
+                    out,
+                    "\t{}",
+                    tint(GREEN, &format!("{label:<LABEL_WIDTH$}{}", show(p)))
+                )?,
             }
         }
         writeln!(out)?;
@@ -260,7 +315,7 @@ fn long_with(
             writeln!(out, "  (use \"git add <file>...\" to mark resolution)")?;
         }
         for (p, label) in &c.unmerged {
-            writeln!(out, "\t{label:<17}{}", show(p))?;
+            writeln!(out, "\t{}", tint(RED, &format!("{label:<17}{}", show(p))))?;
         }
         writeln!(out)?;
     }
@@ -283,7 +338,11 @@ fn long_with(
         )?;
         for (y, p) in &c.unstaged {
             let label = if *y == 'D' { "deleted:" } else { "modified:" };
-            writeln!(out, "\t{label:<LABEL_WIDTH$}{}", show(p))?;
+            writeln!(
+                out,
+                "\t{}",
+                tint(RED, &format!("{label:<LABEL_WIDTH$}{}", show(p)))
+            )?;
         }
         writeln!(out)?;
     }
@@ -294,7 +353,7 @@ fn long_with(
             "  (use \"git add <file>...\" to include in what will be committed)"
         )?;
         for u in &c.untracked {
-            writeln!(out, "\t{}", show(u))?;
+            writeln!(out, "\t{}", tint(RED, &show(u).to_string()))?;
         }
         writeln!(out)?;
     }
@@ -305,7 +364,7 @@ fn long_with(
             "  (use \"git add -f <file>...\" to include in what will be committed)"
         )?;
         for u in &c.ignored {
-            writeln!(out, "\t{}", show(u))?;
+            writeln!(out, "\t{}", tint(RED, &show(u).to_string()))?;
         }
         writeln!(out)?;
     }
