@@ -10,10 +10,10 @@
 //! `fast-import`, its objects are unpacked to loose ones (what our git
 //! writes), and the directory is imported into the workspace.
 //!
-//! `COMPUTER_GIT_BENCH_ONLY=status|add|log|diff|init` runs one workload;
-//! `COMPUTER_GIT_BENCH_PROFILE=1` also prints, per row, one of our runs'
-//! store operations by kind (from the audit log) and the same run
-//! unjournalled (`on_interrupt = fail`), to say where the time goes.
+//! `COMPUTER_GIT_BENCH_ONLY=version|status|add|log|diff|init` runs one
+//! workload. `COMPUTER_GIT_BENCH_PROFILE=1` also prints, per row, one of
+//! our runs' store operations by kind (from the audit log) and the same
+//! run unjournalled (`on_interrupt = fail`), to say where the time goes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -216,15 +216,74 @@ impl Sides {
         Ok(())
     }
 
+    /// With `COMPUTER_GIT_BENCH_PROFILE`: what the store alone takes for
+    /// the lookups a status needs, called from the host (no guest, no
+    /// journal): one `lstat` per file, against one `readdir` per directory
+    /// (which returns every entry's size and mtime too).
+    fn store_floor(&self, dir: &str, files: usize) -> Result<()> {
+        if !self.profile {
+            return Ok(());
+        }
+        let paths: Vec<String> = tree("", files)
+            .into_iter()
+            .map(|(p, _)| format!("{dir}/{p}"))
+            .collect();
+        let t = Instant::now();
+        for p in &paths {
+            self.ws.lstat(p)?;
+        }
+        let lstats = t.elapsed();
+        let dirs: std::collections::BTreeSet<&str> = paths
+            .iter()
+            .filter_map(|p| p.rsplit_once('/'))
+            .map(|(d, _)| d)
+            .collect();
+        let t = Instant::now();
+        let mut listed = 0;
+        for d in &dirs {
+            listed += self.ws.readdir(d, Page::all())?.len();
+        }
+        let readdirs = t.elapsed();
+        eprintln!(
+            "store alone: {files} lstat {lstats:?} ({:.1} µs each); {} readdir \
+             ({listed} entries with their stat) {readdirs:?}",
+            lstats.as_secs_f64() * 1e6 / files as f64,
+            dirs.len()
+        );
+        Ok(())
+    }
+
+    /// With `COMPUTER_GIT_BENCH_PROFILE`: `n` object-sized files written
+    /// from the host, one `Workspace::write` (one transaction) each: what
+    /// storing `n` loose objects costs at one store call per object.
+    fn write_floor(&self, n: usize) -> Result<()> {
+        if !self.profile {
+            return Ok(());
+        }
+        self.ws.mkdir("/floor", &MkdirOptions::default())?;
+        let t = Instant::now();
+        for i in 0..n {
+            let body = format!("x{i} {}", "compressed object bytes ".repeat(6));
+            self.ws.write(
+                &format!("/floor/{i}"),
+                body.as_bytes(),
+                &WriteOptions::default(),
+            )?;
+        }
+        let took = t.elapsed();
+        eprintln!(
+            "store alone: {n} writes of 150 bytes {took:?} ({:.1} µs each)",
+            took.as_secs_f64() * 1e6 / n as f64
+        );
+        Ok(())
+    }
+
     /// A run's store operations by kind, from the audit log.
     fn store_operations(&self, run_id: &str) -> Result<BTreeMap<String, usize>> {
         self.ws.audit().flush()?;
         let rows = self.ws.audit().query(&AuditQuery {
             run: Some(run_id.to_owned()),
-            page: Page {
-                offset: 0,
-                limit: None,
-            },
+            page: Page::all(),
             ..Default::default()
         })?;
         let mut by_op: BTreeMap<String, usize> = BTreeMap::new();
@@ -306,6 +365,7 @@ fn status_rows(s: &Sides, files: usize, trials: usize) -> Result<Vec<Row>> {
         &["git status"],
     )?;
     s.profile(&work, ["/status"; 2], &["git status"])?;
+    s.store_floor("/status", files)?;
     let changed: Vec<(String, Vec<u8>)> = tree("", files)
         .into_iter()
         .step_by(files / 10)
@@ -344,6 +404,7 @@ fn add_commit_row(s: &Sides, files: usize, trials: usize) -> Result<Row> {
     if s.profile {
         let dirs = [prepare(trials)?, prepare(trials + 1)?];
         s.profile(&work, [&dirs[0], &dirs[1]], &lines)?;
+        s.write_floor(files)?;
     }
     Ok(row)
 }
@@ -500,11 +561,22 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
     let trials = scale(11, 1);
     // The first run compiles the component (or loads it from the cache).
     committed_repo(&s, "/warm", &tree("", 3)).context("the first git runs")?;
-    // `COMPUTER_GIT_BENCH_ONLY=status|add|log|diff|init` runs one workload
-    // (for a profiler).
+    // `COMPUTER_GIT_BENCH_ONLY=...` runs one workload (for a profiler).
     let only = std::env::var("COMPUTER_GIT_BENCH_ONLY").ok();
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let mut rows = Vec::new();
+    if wanted("version") {
+        // The fixed cost of a run: the rows above pay it once per command.
+        let work = "warm `git --version` (the cost of one run)";
+        rows.push(measure(
+            &s,
+            work,
+            "report",
+            trials,
+            |_| Ok("/".into()),
+            &["git --version"],
+        )?);
+    }
     if wanted("status") {
         rows.extend(status_rows(&s, scale(5_000, 50), trials)?);
     }
