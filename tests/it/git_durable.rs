@@ -17,11 +17,11 @@
 //! - `recover` finishes the run, which completes with the uncrashed run's
 //!   output (once), and both gits count exactly one new commit whose id is
 //!   the uncrashed run's (identities and dates are pinned); both see a
-//!   clean status and no lock file is left in `.git`.
+//!   clean status, and no lock file or `tmp_obj_*` is left in `.git`.
 //!
 //! One trial also crashes the recovery itself, and the checks are shown to
-//! fail on a repository where the commit ran twice. `GIT_DURABLE_TRIALS` sets the
-//! number of single-crash points (default 10).
+//! fail on a repository where the commit ran twice. `GIT_DURABLE_TRIALS`
+//! sets how many kill points are drawn each way (default 8; see `plans`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -180,11 +180,11 @@ struct Trial {
 }
 
 /// How a watched child ended: killed once the run had `n` journal rows, or
-/// by itself; `seen` is the largest row count observed.
+/// by itself, after the run was seen with each of `counts` rows (in order).
 #[derive(Debug)]
 enum Ended {
     Killed(usize),
-    Exited { seen: usize },
+    Exited { counts: Vec<usize> },
 }
 
 impl Trial {
@@ -194,17 +194,20 @@ impl Trial {
 
     /// Waits for `child`, SIGKILLing it once run `RUN` has `kill_at` rows.
     fn watch(&self, mut child: Child, kill_at: Option<usize>) -> Ended {
-        let mut seen = 0;
+        let mut counts: Vec<usize> = Vec::new();
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if child.try_wait().unwrap().is_some() {
-                return Ended::Exited { seen };
+                return Ended::Exited { counts };
             }
-            seen = seen.max(self.rows(RUN));
-            if kill_at.is_some_and(|k| seen >= k) || Instant::now() > deadline {
+            let n = self.rows(RUN);
+            if n > counts.last().copied().unwrap_or(0) {
+                counts.push(n);
+            }
+            if kill_at.is_some_and(|k| n >= k) || Instant::now() > deadline {
                 let _ = child.kill();
                 child.wait().unwrap();
-                return Ended::Killed(seen);
+                return Ended::Killed(n);
             }
             std::thread::sleep(Duration::from_micros(200));
         }
@@ -234,17 +237,18 @@ impl Trial {
     }
 }
 
-/// What the uncrashed run gives: its output, the commit, its length.
+/// What the uncrashed run gives: its output, the commit, and the journal
+/// row counts seen while it ran (each one just after a commit of the run).
 struct Reference {
     stdout: Vec<u8>,
     head: String,
-    rows: usize,
+    boundaries: Vec<usize>,
 }
 
 fn reference(fx: &Fixture) -> Reference {
     let t = fx.trial();
     let child = fx.child(&t.db, &["exec-shell", RUN, fx.script.to_str().unwrap()]);
-    let Ended::Exited { seen } = t.watch(child, None) else {
+    let Ended::Exited { mut counts } = t.watch(child, None) else {
         panic!("the uncrashed run did not end in 60 s");
     };
     let record = t.ws.runs().get(RUN).unwrap().expect("a run record");
@@ -256,16 +260,23 @@ fn reference(fx: &Fixture) -> Reference {
     );
     let host = t.export("reference");
     let head = real_git_ok(&host, &["rev-parse", "HEAD"]).unwrap();
-    assert!(seen > 20, "only {seen} journal rows seen during the run");
+    // The last count may be the rows of reads that no mutation follows,
+    // written just before the run ends: a kill there would race the end.
+    counts.pop();
+    assert!(
+        counts.len() >= 8,
+        "only {counts:?} journal row counts seen during the run"
+    );
     Reference {
         stdout: record.stdout,
         head: head.trim().to_owned(),
-        rows: seen,
+        boundaries: counts,
     }
 }
 
-/// (a) and (b): the crashed repository as both gits see it.
-fn check_crashed(fx: &Fixture, t: &Trial, n: usize) -> Result<(), String> {
+/// (a) and (b): the crashed repository as both gits see it; what the
+/// crash left behind (lock files, temporary objects), for the history.
+fn check_crashed(fx: &Fixture, t: &Trial, n: usize) -> Result<String, String> {
     let host = t.export(&format!("crashed-{n}"));
     let fsck = real_git_ok(&host, &["fsck", "--strict", "--no-dangling"])?;
     if fsck.contains("error") || fsck.contains("warning") {
@@ -276,9 +287,31 @@ fn check_crashed(fx: &Fixture, t: &Trial, n: usize) -> Result<(), String> {
     if !(1..=2).contains(&commits) {
         return Err(format!("real git log shows {commits} commits: {log}"));
     }
-    let script = fx.inspect.to_str().unwrap();
-    t.ours(fx, &format!("inspect-{n}"), Path::new(script))
-        .map(|_| ())
+    real_git_ok(&host, &["status", "--porcelain"])?;
+    t.ours(fx, &format!("inspect-{n}"), &fx.inspect)?;
+    let left: Vec<String> = locks(&host.join(".git"))
+        .iter()
+        .chain(&temporary_objects(&host.join(".git/objects")))
+        .map(|p| p.trim_start_matches(host.to_str().unwrap()).to_owned())
+        .collect();
+    Ok(format!("{commits} commit(s), left {left:?}"))
+}
+
+/// `tmp_obj_*` files: objects written but not yet renamed into place.
+fn temporary_objects(objects: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(objects).unwrap().flatten() {
+        for f in std::fs::read_dir(dir.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if f.file_name().to_string_lossy().starts_with("tmp_obj_") {
+                out.push(f.path().display().to_string());
+            }
+        }
+    }
+    out
 }
 
 /// Lock files left under `.git` (a torn ref or index update).
@@ -326,9 +359,12 @@ fn check_final(fx: &Fixture, t: &Trial, r: &Reference) -> Result<(), String> {
     }
     real_git_ok(&host, &["fsck", "--strict", "--no-dangling"])?;
     let status = real_git_ok(&host, &["status", "--porcelain"])?;
-    let left = locks(&host.join(".git"));
+    let mut left = locks(&host.join(".git"));
+    left.extend(temporary_objects(&host.join(".git/objects")));
     if !status.is_empty() || !left.is_empty() {
-        return Err(format!("real git status: {status:?}; lock files: {left:?}"));
+        return Err(format!(
+            "real git status: {status:?}; left behind: {left:?}"
+        ));
     }
     let ours = t.ours(fx, "final", &fx.final_check)?;
     let want = format!("2\n{}\n", r.head);
@@ -340,7 +376,8 @@ fn check_final(fx: &Fixture, t: &Trial, r: &Reference) -> Result<(), String> {
 
 /// One trial: the run killed at each of `kill_at` in turn (the first in
 /// the run itself, later ones in its recoveries), then recovered to its
-/// end and checked.
+/// end and checked. The history says where the kills landed; a run that
+/// ended before the first kill point (the poll missed it) is checked too.
 fn trial(fx: &Fixture, r: &Reference, n: usize, kill_at: &[usize]) -> Result<String, String> {
     let t = fx.trial();
     let mut history = Vec::new();
@@ -348,20 +385,45 @@ fn trial(fx: &Fixture, r: &Reference, n: usize, kill_at: &[usize]) -> Result<Str
     for (i, &k) in kill_at.iter().enumerate() {
         match t.watch(child, Some(k)) {
             Ended::Killed(at) => history.push(format!("killed at row {at}")),
-            ended => {
-                return Err(format!(
-                    "not killed (ended {ended:?}); the run got shorter?"
-                ));
-            }
+            Ended::Exited { .. } => history.push("ended before the kill".into()),
         }
         if i == 0 {
-            check_crashed(fx, &t, n)?;
+            history.push(check_crashed(fx, &t, n)?);
         }
         child = fx.child(&t.db, &["recover"]);
     }
-    history.push(format!("{:?}", t.watch(child, None)));
+    history.push(match t.watch(child, None) {
+        Ended::Exited { .. } => "recovered".to_owned(),
+        Ended::Killed(at) => format!("recovery still running after 60 s, at row {at}"),
+    });
     check_final(fx, &t, r).map_err(|e| format!("{e}\n  history: {history:?}"))?;
     Ok(history.join(" → "))
+}
+
+/// Kill points, from the reference's row counts: `trials` spread evenly
+/// over the counts (most fall among the object writes, where the commits
+/// are dense) and as many over the rows (the index write, the trees),
+/// the last three (the commit object, the branch ref, the reflogs), and a
+/// trial whose recovery is killed too (replayed rows are not rewritten, so
+/// the count grows again only in the live part).
+fn plans(r: &Reference, trials: usize) -> Vec<Vec<usize>> {
+    let b = &r.boundaries;
+    let last = b[b.len() - 1];
+    let at = |i: usize| b[i.min(b.len() - 1)];
+    let by_count = (0..trials).map(|k| at(k * b.len() / trials));
+    let by_row = (0..trials).map(|k| {
+        let row = last * k / trials;
+        b.iter().copied().find(|&c| c >= row).unwrap_or(last)
+    });
+    let mut plans: Vec<Vec<usize>> = by_count
+        .chain(by_row)
+        .chain(b[b.len() - 3..].iter().copied())
+        .map(|k| vec![k])
+        .collect();
+    plans.sort();
+    plans.dedup();
+    plans.push(vec![at(b.len() / 3), at(b.len() * 2 / 3)]);
+    plans
 }
 
 /// The checks can fail: a second commit on top (what a replay that ran the
@@ -382,27 +444,29 @@ fn a_crash_in_git_commit_leaves_a_repository_both_gits_accept_and_one_commit() {
     let trials: usize = std::env::var("GIT_DURABLE_TRIALS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(10);
+        .unwrap_or(8);
     let fx = Fixture::new();
     // Also warms the compile cache (the shell and git), so no kill point
     // waits on a compile.
     let r = reference(&fx);
-    let mut plans: Vec<Vec<usize>> = (1..=trials)
-        .map(|k| vec![(r.rows * k / (trials + 1)).max(1)])
-        .collect();
-    // The commit's last steps are a few rows apart (the commit object, the
-    // branch ref, the two reflogs): a kill just after each.
-    plans.extend([25, 15, 8, 2].map(|back| vec![r.rows.saturating_sub(back).max(1)]));
-    // The recovery crashes too: once while replaying the recorded rows
-    // (the count does not grow then, so this lands in the live part).
-    plans.push(vec![r.rows / 3, r.rows / 3 + (r.rows - r.rows / 3) / 2]);
     committing_twice_is_caught(&fx, &r);
+    let plans = plans(&r, trials);
     let mut failures = Vec::new();
+    let mut unkilled = 0;
     for (n, plan) in plans.iter().enumerate() {
         match trial(&fx, &r, n, plan) {
-            Ok(history) => eprintln!("trial {n}: kill at {plan:?} of {}: {history}", r.rows),
-            Err(e) => failures.push(format!("trial {n} (kill at {plan:?} of {}): {e}", r.rows)),
+            Ok(history) => {
+                unkilled += usize::from(history.starts_with("ended"));
+                eprintln!("trial {n}: kill at {plan:?}: {history}");
+            }
+            Err(e) => failures.push(format!("trial {n} (kill at {plan:?}): {e}")),
         }
     }
+    eprintln!("row counts seen in the uncrashed run: {:?}", r.boundaries);
+    assert!(
+        unkilled <= 2,
+        "{unkilled} of {} trials ended before their kill point",
+        plans.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
