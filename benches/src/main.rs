@@ -8,6 +8,7 @@ mod container_bench;
 mod durable_bench;
 mod exec_bench;
 mod fs_bench;
+mod git_bench;
 mod python_bench;
 mod report;
 mod shell_bench;
@@ -44,6 +45,8 @@ enum Suite {
     Durable,
     /// python3 (built in) against native CPython: warm start, imports, CPU, a CSV (needs scripts/build-python.sh)
     Python,
+    /// git (built in) against native git 2.39: status, add + commit, log, diff, init (needs scripts/build-guests.sh)
+    Git,
     /// Container backend: warm exec against raw `podman exec`, sync cost, cold start (needs an engine)
     Container,
     /// WASI commands (wasi:filesystem, SQLite, ripgrep, cold start) against the same programs built natively
@@ -66,6 +69,7 @@ fn main() -> anyhow::Result<()> {
         Suite::Shell => shell_bench::run(&base, args.quick)?,
         Suite::Durable => durable_bench::run(&base, args.quick)?,
         Suite::Container => container_bench::run(&base, args.quick)?,
+        Suite::Git => git_bench::run(&base, args.quick)?,
         Suite::Python => python_bench::run(&base, args.quick)?,
         Suite::Wasi => wasi_bench::run(&base, args.quick)?,
     };

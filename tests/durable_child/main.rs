@@ -9,7 +9,8 @@
 //!
 //! Usage: `durable-child WORKSPACE exec RUN_ID SCRIPT_FILE` (JavaScript;
 //! `exec-shell` for a bash script, which may call `test_command` when
-//! `$COMPUTER_TEST_COMMAND_WASM` names it),
+//! `$COMPUTER_TEST_COMMAND_WASM` names it, and `git` when
+//! `$COMPUTER_TEST_GIT_WASM` does),
 //! `durable-child WORKSPACE recover`, `durable-child WORKSPACE respond RUN CALL`.
 //! Exit code: the run's, 75 when it waits, 3 on a usage error.
 
@@ -81,6 +82,21 @@ impl HostModule for Remote {
     }
 }
 
+/// Registers the component at `$VAR`, if set, as the command `name`.
+fn register_from_env(rt: &Runtime, var: &str, name: &str) {
+    if let Some(wasm) = std::env::var_os(var) {
+        let bytes = std::fs::read(&wasm).unwrap_or_else(|e| panic!("{var}: {e}"));
+        rt.register_command(CommandSpec {
+            name: name.into(),
+            description: format!("{name} (from ${var})"),
+            component: bytes.into(),
+            mounts: Vec::new(),
+            sha256: None,
+        })
+        .unwrap_or_else(|e| panic!("register {name}: {e}"));
+    }
+}
+
 fn code(r: &RunResult) -> u8 {
     r.exit_code.clamp(0, 255) as u8
 }
@@ -93,18 +109,9 @@ fn main() -> std::process::ExitCode {
     };
     let ws = Arc::new(Workspace::open(path).expect("open workspace"));
     let rt = Runtime::with_builtin_guests(RuntimeConfig::default()).expect("runtime");
-    // `test_command`, for shell scripts (`exec-shell`): a replay needs it too.
-    if let Some(wasm) = std::env::var_os("COMPUTER_TEST_COMMAND_WASM") {
-        let bytes = std::fs::read(&wasm).expect("test_command.wasm");
-        rt.register_command(CommandSpec {
-            name: "test_command".into(),
-            description: "the test command".into(),
-            component: bytes.into(),
-            mounts: Vec::new(),
-            sha256: None,
-        })
-        .expect("register test_command");
-    }
+    // Commands for shell scripts (`exec-shell`); a replay needs them too.
+    register_from_env(&rt, "COMPUTER_TEST_COMMAND_WASM", "test_command");
+    register_from_env(&rt, "COMPUTER_TEST_GIT_WASM", "git");
     let addr = std::env::var("COUNTER_ADDR").expect("COUNTER_ADDR");
     rt.modules()
         .register("ws:remote", Arc::new(Remote { addr }))

@@ -21,6 +21,7 @@ mod cli_transfer;
 mod cli_workspace;
 mod durable_crash;
 mod git_corpus;
+mod git_durable;
 mod js_cases;
 mod python_backend;
 mod python_corpus;
