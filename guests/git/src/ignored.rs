@@ -43,7 +43,7 @@ fn entries(work_tree: &Path, dir: &str) -> Vec<(String, bool)> {
     let mut names: Vec<(String, bool)> = read
         .flatten()
         .filter_map(|e| {
-            let meta = std::fs::symlink_metadata(e.path()).ok()?;
+            let meta = e.metadata().ok()?;
             Some((e.file_name().to_string_lossy().into_owned(), meta.is_dir()))
         })
         .filter(|(n, _)| n != ".git")

@@ -3,6 +3,7 @@
 //! (`pack.rs`). Read whole, never memory-mapped (memmap2 cannot map on
 //! WASI).
 
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -53,6 +54,13 @@ pub struct Object {
 pub struct Odb {
     dir: PathBuf,
     packs: Option<Vec<Pack>>,
+    /// Each `objects/xx` directory's names, listed at most once a process
+    /// (git's loose-object cache): abbreviating ids in `log` asks again
+    /// and again.
+    loose_names: HashMap<String, Vec<String>>,
+    /// The `objects/xx` directories known to exist, so that writing
+    /// objects makes each directory once.
+    made_dirs: HashSet<PathBuf>,
 }
 
 /// The id git gives `data` as an object of `kind`.
@@ -68,6 +76,8 @@ impl Odb {
         Odb {
             dir: objects_dir.to_owned(),
             packs: None,
+            loose_names: HashMap::new(),
+            made_dirs: HashSet::new(),
         }
     }
 
@@ -152,8 +162,11 @@ impl Odb {
             return Ok(id);
         }
         let path = self.loose_path(&id);
-        let dir = path.parent().expect("objects/xx");
-        fs::create_dir_all(dir)?;
+        let dir = path.parent().expect("objects/xx").to_owned();
+        if !self.made_dirs.contains(&dir) {
+            fs::create_dir_all(&dir)?;
+            self.made_dirs.insert(dir.clone());
+        }
         let mut z = ZlibEncoder::new(Vec::new(), Compression::new(1));
         z.write_all(format!("{} {}\0", kind.name(), data.len()).as_bytes())?;
         z.write_all(data)?;
@@ -161,18 +174,30 @@ impl Odb {
         let tmp = dir.join(format!("tmp_obj_{}", &id.to_string()[2..10]));
         fs::write(&tmp, bytes)?;
         fs::rename(&tmp, &path)?;
+        let hex = id.to_string();
+        if let Some(names) = self.loose_names.get_mut(&hex[..2]) {
+            names.push(hex[2..].to_owned());
+        }
         Ok(id)
     }
 
     /// Every object id starting with `prefix` (hex), loose and packed.
     pub fn ids_with_prefix(&mut self, prefix: &str) -> Result<Vec<ObjectId>> {
         let mut out = Vec::new();
-        if prefix.len() >= 2
-            && let Ok(entries) = fs::read_dir(self.dir.join(&prefix[..2]))
-        {
-            for e in entries.flatten() {
-                let name = e.file_name().to_string_lossy().into_owned();
-                let hex = format!("{}{}", &prefix[..2], name);
+        if prefix.len() >= 2 {
+            let fan = &prefix[..2];
+            if !self.loose_names.contains_key(fan) {
+                let names = match fs::read_dir(self.dir.join(fan)) {
+                    Ok(entries) => entries
+                        .flatten()
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect(),
+                    Err(_) => Vec::new(),
+                };
+                self.loose_names.insert(fan.to_owned(), names);
+            }
+            for name in &self.loose_names[fan] {
+                let hex = format!("{fan}{name}");
                 if hex.starts_with(prefix)
                     && let Ok(id) = ObjectId::from_hex(hex.as_bytes())
                 {

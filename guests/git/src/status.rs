@@ -117,10 +117,24 @@ pub fn compute(repo: &mut Repo, index: &Index, untracked: Untracked) -> Result<C
     }
     staged.sort_by(|a, b| a.1.cmp(&b.1));
 
+    // One walk serves both: the tracked files' metadata (so that each file
+    // costs one lookup) and the untracked files.
+    let files = if untracked != Untracked::No {
+        let mut ignores = load_ignores(repo);
+        worktree::walk(&repo.work_tree, &repo.git_dir, &mut ignores, "")?
+    } else {
+        Vec::new()
+    };
+    let walked: std::collections::HashMap<&str, &std::fs::Metadata> =
+        files.iter().map(|f| (f.path.as_str(), &f.meta)).collect();
     let mut unstaged = Vec::new();
     for (path, entry) in index.entries.iter().filter(|((_, s), _)| *s == 0) {
-        let full = repo.work_tree.join(&path.0);
-        let Ok(meta) = std::fs::symlink_metadata(&full) else {
+        let found = match walked.get(path.0.as_str()) {
+            Some(m) => Ok((*m).clone()),
+            // Not walked (ignored but tracked, or no walk): ask.
+            None => std::fs::symlink_metadata(repo.work_tree.join(&path.0)),
+        };
+        let Ok(meta) = found else {
             unstaged.push(('D', path.0.clone()));
             continue;
         };
@@ -142,10 +156,8 @@ pub fn compute(repo: &mut Repo, index: &Index, untracked: Untracked) -> Result<C
 
     let mut untracked_paths = Vec::new();
     if untracked != Untracked::No {
-        let mut ignores = load_ignores(repo);
-        let files = worktree::walk(&repo.work_tree, &repo.git_dir, &mut ignores, "")?;
         let tracked_dirs = tracked_dirs(index);
-        for f in files {
+        for f in &files {
             if index.entries.contains_key(&(f.path.clone(), 0)) || conflicted.contains(&f.path) {
                 continue;
             }

@@ -141,7 +141,9 @@ fn walk_dir(
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            let meta = std::fs::symlink_metadata(e.path()).ok()?;
+            // DirEntry::metadata is one stat-at (no symlink follow) where
+            // symlink_metadata(path) asks for the hash too.
+            let meta = e.metadata().ok()?;
             Some((name, meta))
         })
         .collect();
