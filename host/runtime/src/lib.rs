@@ -15,6 +15,7 @@ mod engine;
 mod error;
 mod host;
 mod modules;
+mod net;
 mod run;
 
 pub use backend::builtin::{

@@ -36,6 +36,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0008_journal_chunks",
         include_str!("../migrations/0008_journal_chunks.sql"),
     ),
+    ("0009_net", include_str!("../migrations/0009_net.sql")),
 ];
 
 pub const ROOT_ID: i64 = 1;

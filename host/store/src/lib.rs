@@ -10,7 +10,8 @@
 //! the owners of durable runs), [`Workspace::journal`] (a durable run's
 //! host calls and emitted output), [`Workspace::interrupts`] (approval
 //! gates), [`Workspace::audit`] (the audit log), [`Workspace::modules`]
-//! (module components) and [`Workspace::commands`] (command components).
+//! (module components), [`Workspace::commands`] (command components) and
+//! [`Workspace::net`] (the hosts its HTTP may reach).
 //!
 //! ```
 //! use computer_store::{Workspace, WriteOptions};
@@ -30,6 +31,7 @@ mod error;
 mod interrupts;
 mod journal;
 mod modules;
+mod net;
 mod ops;
 mod path;
 mod runs;
@@ -52,6 +54,7 @@ pub use db::Durability;
 pub use error::{Errno, FsError, Result};
 pub use interrupts::{Interrupt, Interrupts};
 pub use journal::{Journal, JournalEntry, ResultEncoder};
+pub use net::{AllowList, Entry as NetEntry, Net, NetRule};
 pub use modules::{ModuleRecord, Modules, NewModule, validate_module_name};
 pub use path::{MAX_NAME, MAX_PATH, WsPath};
 pub use runs::{

@@ -191,6 +191,11 @@ impl Workspace {
         Commands { ws: self }
     }
 
+    /// The network allow-list: the hosts commands and modules may reach.
+    pub fn net(&self) -> crate::net::Net<'_> {
+        crate::net::Net { ws: self }
+    }
+
     /// The revision counter: bumped once by every mutation.
     pub fn rev(&self) -> Result<u64> {
         self.read_tx(|c| {

@@ -179,6 +179,7 @@ impl Child {
         let wasi = self.wasi();
         let inner = self.nesting.inner.clone();
         let state = RunState {
+            http: crate::net::RunHttp::new(self.workspace.clone(), self.deadline),
             wasi,
             table: ResourceTable::new(),
             workspace: self.workspace.clone(),

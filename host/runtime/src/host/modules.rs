@@ -221,6 +221,7 @@ impl modules::Host for RunState {
         let modules = self.modules.clone();
         let workspace = self.workspace.clone();
         let call = |ctx: &mut CallContext| {
+            ctx.set_workspace(workspace.clone());
             let started = std::time::Instant::now();
             let result = modules.call(&module, &function, args, ctx);
             let (outcome, error) = match &result {

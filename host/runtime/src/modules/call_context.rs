@@ -50,6 +50,9 @@ pub struct CallContext {
     next_interrupt: u32,
     unsafe_marked: bool,
     parked: bool,
+    /// The calling run's workspace: its network allow-list applies to
+    /// the module's HTTP requests too.
+    workspace: Option<Arc<computer_store::Workspace>>,
 }
 
 impl CallContext {
@@ -65,6 +68,7 @@ impl CallContext {
             next_interrupt: 0,
             unsafe_marked: false,
             parked: false,
+            workspace: None,
         }
     }
 
@@ -107,6 +111,15 @@ impl CallContext {
             }
         }
         CallContext::attached(call_id.into(), module, function, Arc::new(Fake(answers)))
+    }
+
+    /// The calling run's workspace (its network allow-list applies).
+    pub(crate) fn set_workspace(&mut self, ws: Arc<computer_store::Workspace>) {
+        self.workspace = Some(ws);
+    }
+
+    pub(crate) fn workspace(&self) -> Option<Arc<computer_store::Workspace>> {
+        self.workspace.clone()
     }
 
     /// The module's configuration (registration order).

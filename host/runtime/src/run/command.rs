@@ -183,7 +183,9 @@ fn command_store(
         .stdout(GuestStream(stdout.clone()))
         .stderr(GuestStream(stderr.clone()));
     let limits = &options.limits;
+    let deadline = Instant::now() + limits.timeout;
     let state = RunState {
+        http: crate::net::RunHttp::new(workspace.clone(), deadline),
         wasi: finish_wasi(wasi, None, None),
         table: ResourceTable::new(),
         wasi_fs: WasiFs::new(
@@ -196,7 +198,7 @@ fn command_store(
         modules: rt.inner.modules.clone(),
         limiter: MemoryLimiter::new(limits.memory_bytes),
         cancel: Arc::new(AtomicBool::new(false)),
-        deadline: Instant::now() + limits.timeout,
+        deadline,
         stop: None,
         journal: None,
         nesting: Nesting {

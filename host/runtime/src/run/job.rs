@@ -230,14 +230,16 @@ impl Job {
         let mounts: &[Mount] = match &self.program {
             Program::Runner { mounts, .. } | Program::Command { mounts, .. } => mounts,
         };
+        let deadline = Instant::now() + self.limits.timeout;
         let state = RunState {
+            http: crate::net::RunHttp::new(self.workspace.clone(), deadline),
             wasi,
             table: ResourceTable::new(),
             workspace: self.workspace.clone(),
             modules: self.inner.modules.clone(),
             limiter: MemoryLimiter::new(self.limits.memory_bytes),
             cancel: self.cancel.clone(),
-            deadline: Instant::now() + self.limits.timeout,
+            deadline,
             stop: None,
             wasi_fs: WasiFs::new(
                 self.workspace.clone(),

@@ -15,6 +15,7 @@ use crate::Inner;
 use crate::durable::journal::{self, JournalMonotonicClock, JournalWallClock, SharedJournal};
 use crate::host::modules::ModuleRegistry;
 use crate::host::wasi_fs::WasiFs;
+use crate::net::RunHttp;
 use crate::run::limits::MemoryLimiter;
 
 /// Why the host stopped a guest.
@@ -76,6 +77,14 @@ pub(crate) struct RunState {
     /// `wasi:filesystem`: preopens and open descriptors.
     pub wasi_fs: WasiFs,
     pub nesting: Nesting,
+    /// `wasi:http`, limited to the workspace's allow-list.
+    pub http: RunHttp,
+}
+
+impl wasmtime_wasi_http::WasiHttpView for RunState {
+    fn http(&mut self) -> wasmtime_wasi_http::WasiHttpCtxView<'_> {
+        self.http.view(&mut self.table)
+    }
 }
 
 impl WasiView for RunState {

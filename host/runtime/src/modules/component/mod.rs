@@ -32,7 +32,7 @@ use crate::engine::component_cache;
 use crate::error::{ExecError, one_line};
 use crate::host::modules::{FunctionInfo, HostModule, ModuleCallError};
 use crate::modules::call_context::CallContext;
-use crate::modules::http::AllowList;
+use computer_store::AllowList;
 use state::ModuleState;
 
 /// Limits on each call of a module component.

@@ -112,6 +112,7 @@ pub(super) fn new_store(
         http: WasiHttpCtx::new(),
         hooks: HttpPolicy {
             allow: inner.allow.clone(),
+            workspace: ctx.workspace(),
             deadline,
             module: inner.name.clone(),
         },

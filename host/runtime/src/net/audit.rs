@@ -1,0 +1,204 @@
+//! The audit row of one outgoing request: method, URL, status, bytes each
+//! way, and the request's headers with secrets redacted. The row is written
+//! when the response body has been read to its end or dropped, so `bytes`
+//! is what the guest actually received.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use bytes::Bytes;
+use computer_store::Workspace;
+use http::HeaderMap;
+use http_body::{Body, Frame, SizeHint};
+use serde_json::{Map, Value, json};
+use wasmtime_wasi_http::{Error as HttpError, WasiBody};
+
+/// Header names whose values are secrets.
+const SECRET_HEADERS: &[&str] = &[
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    "set-cookie",
+    "x-api-key",
+    "api-key",
+    "x-auth-token",
+    "x-csrf-token",
+];
+
+fn is_secret(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    SECRET_HEADERS.contains(&name.as_str())
+        || ["token", "secret", "password", "api-key", "apikey"]
+            .iter()
+            .any(|w| name.contains(w))
+}
+
+/// The headers as a JSON object, secret values replaced. An
+/// `Authorization` keeps its scheme (`Bearer [redacted]`), which is what
+/// someone reading the log needs.
+pub(crate) fn redacted_headers(headers: &HeaderMap) -> Value {
+    let mut out = Map::new();
+    for (name, value) in headers {
+        let text = String::from_utf8_lossy(value.as_bytes()).into_owned();
+        let shown = if is_secret(name.as_str()) {
+            match text.split_once(' ') {
+                Some((scheme, _)) if name.as_str().ends_with("authorization") => {
+                    format!("{scheme} [redacted]")
+                }
+                _ => "[redacted]".to_owned(),
+            }
+        } else {
+            text
+        };
+        match out.get_mut(name.as_str()) {
+            Some(Value::String(prev)) => {
+                prev.push_str(", ");
+                prev.push_str(&shown);
+            }
+            _ => {
+                out.insert(name.as_str().to_owned(), Value::String(shown));
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// A URL with any `user:password@` taken out.
+pub(crate) fn redacted_url(uri: &http::Uri) -> String {
+    let text = uri.to_string();
+    match (uri.authority(), uri.scheme_str()) {
+        (Some(a), Some(scheme)) if a.as_str().contains('@') => {
+            let host = a.as_str().rsplit_once('@').map_or(a.as_str(), |(_, h)| h);
+            let rest = uri.path_and_query().map_or("/", |p| p.as_str());
+            format!("{scheme}://[redacted]@{host}{rest}")
+        }
+        _ => text,
+    }
+}
+
+/// What is known of a request before its response.
+pub(crate) struct RequestRecord {
+    pub workspace: Arc<Workspace>,
+    pub actor: String,
+    pub method: String,
+    pub url: String,
+    pub headers: Value,
+    pub request_bytes: Option<u64>,
+    pub started: Instant,
+}
+
+impl RequestRecord {
+    /// Writes the row: `status` when a response came, `error` otherwise.
+    pub(crate) fn write(&self, status: Option<u16>, bytes: u64, outcome: &str, error: Option<&str>) {
+        let args = json!({
+            "method": self.method,
+            "url": self.url,
+            "status": status,
+            "bytes": bytes,
+            "request_bytes": self.request_bytes,
+            "headers": self.headers,
+        });
+        computer_store::with_actor(self.actor.clone(), || {
+            self.workspace.audit().event(
+                "http",
+                &self.url,
+                Some(args),
+                outcome,
+                error,
+                self.started.elapsed(),
+            )
+        });
+    }
+}
+
+/// A response body that counts what passes through it and writes the
+/// request's audit row at its end (or when dropped before it).
+pub(crate) struct CountingBody {
+    inner: WasiBody,
+    record: RequestRecord,
+    status: u16,
+    bytes: u64,
+    error: Option<String>,
+}
+
+impl CountingBody {
+    pub(crate) fn wrap(inner: WasiBody, record: RequestRecord, status: u16) -> WasiBody {
+        use http_body_util::BodyExt;
+        CountingBody {
+            inner,
+            record,
+            status,
+            bytes: 0,
+            error: None,
+        }
+        .boxed_unsync()
+    }
+}
+
+impl Body for CountingBody {
+    type Data = Bytes;
+    type Error = HttpError;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, HttpError>>> {
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        match &polled {
+            Poll::Ready(Some(Ok(frame))) => {
+                if let Some(data) = frame.data_ref() {
+                    self.bytes += data.len() as u64;
+                }
+            }
+            Poll::Ready(Some(Err(e))) => self.error = Some(e.to_string()),
+            _ => {}
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+impl Drop for CountingBody {
+    fn drop(&mut self) {
+        let outcome = if self.error.is_some() { "error" } else { "ok" };
+        self.record
+            .write(Some(self.status), self.bytes, outcome, self.error.as_deref());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_redacted() {
+        let mut h = HeaderMap::new();
+        h.insert("authorization", "Bearer abc123".parse().unwrap());
+        h.insert("cookie", "session=xyz".parse().unwrap());
+        h.insert("x-github-token", "ghp_secret".parse().unwrap());
+        h.insert("accept", "application/json".parse().unwrap());
+        let v = redacted_headers(&h);
+        assert_eq!(v["authorization"], "Bearer [redacted]");
+        assert_eq!(v["cookie"], "[redacted]");
+        assert_eq!(v["x-github-token"], "[redacted]");
+        assert_eq!(v["accept"], "application/json");
+        assert!(!v.to_string().contains("abc123"));
+    }
+
+    #[test]
+    fn user_info_leaves_the_url() {
+        let u: http::Uri = "http://me:pw@example.com:8080/a?b=1".parse().unwrap();
+        assert_eq!(redacted_url(&u), "http://[redacted]@example.com:8080/a?b=1");
+        let u: http::Uri = "https://example.com/x".parse().unwrap();
+        assert_eq!(redacted_url(&u), "https://example.com/x");
+    }
+}

@@ -1,0 +1,121 @@
+//! The `wasi:http` hooks of a run's store (its commands: `curl`, `wget`,
+//! user components): the workspace's allow-list, the run's deadline, and
+//! an audit row per request.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use computer_store::Workspace;
+use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks};
+
+use super::audit::{CountingBody, RequestRecord, redacted_headers, redacted_url};
+use super::policy::{SendFuture, Target, clamp_options};
+
+/// A store's `wasi:http` state.
+pub(crate) struct RunHttp {
+    ctx: wasmtime_wasi_http::WasiHttpCtx,
+    hooks: CommandHttp,
+}
+
+impl RunHttp {
+    pub(crate) fn new(workspace: Arc<Workspace>, deadline: Instant) -> Self {
+        RunHttp {
+            ctx: wasmtime_wasi_http::WasiHttpCtx::new(),
+            hooks: CommandHttp {
+                workspace,
+                deadline,
+            },
+        }
+    }
+
+    /// The view `wasi:http` works through, with the store's `table`.
+    pub(crate) fn view<'a>(
+        &'a mut self,
+        table: &'a mut wasmtime::component::ResourceTable,
+    ) -> wasmtime_wasi_http::WasiHttpCtxView<'a> {
+        wasmtime_wasi_http::WasiHttpCtxView {
+            ctx: &mut self.ctx,
+            table,
+            hooks: &mut self.hooks,
+        }
+    }
+}
+
+/// The hooks of one store.
+pub(crate) struct CommandHttp {
+    pub workspace: Arc<Workspace>,
+    pub deadline: Instant,
+}
+
+impl CommandHttp {
+    fn record(&self, request: &http::Request<WasiBody>) -> RequestRecord {
+        let request_bytes = request
+            .headers()
+            .get(http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok()?.parse().ok());
+        RequestRecord {
+            workspace: self.workspace.clone(),
+            actor: computer_store::current_actor(),
+            method: request.method().to_string(),
+            url: redacted_url(request.uri()),
+            headers: redacted_headers(request.headers()),
+            request_bytes,
+            started: Instant::now(),
+        }
+    }
+
+    /// Whether the workspace allows `target`; a store error denies.
+    fn allowed(&self, target: &Target) -> Result<(), String> {
+        match self.workspace.net().allow_list() {
+            Ok(list) if list.allows(&target.host, target.port) => Ok(()),
+            Ok(list) if list.is_empty() => Err(format!(
+                "the workspace allows no network; allow the host with: computer net allow {}",
+                target.host
+            )),
+            Ok(_) => Err(format!(
+                "{}:{} is not in the workspace's network allow-list (computer net allow {})",
+                target.host, target.port, target.host
+            )),
+            Err(e) => Err(format!("cannot read the network allow-list: {e}")),
+        }
+    }
+}
+
+impl WasiHttpHooks for CommandHttp {
+    fn send_request(
+        &mut self,
+        request: http::Request<WasiBody>,
+        options: Option<RequestOptions>,
+        fut: Box<dyn Future<Output = Result<(), HttpError>> + Send>,
+    ) -> SendFuture {
+        let record = self.record(&request);
+        let target = Target::of(request.uri());
+        if let Err(why) = self.allowed(&target) {
+            tracing::info!(url = %record.url, "denied HTTP request: {why}");
+            record.write(None, 0, "denied", Some(&why));
+            return Box::new(async { Err(HttpError::HttpRequestDenied) });
+        }
+        let options = match clamp_options(options, self.deadline) {
+            Ok(o) => o,
+            Err(e) => {
+                record.write(None, 0, "timeout", Some("the run's time is up"));
+                return Box::new(async { Err(e) });
+            }
+        };
+        // The crate's default sender (hyper over tokio, rustls for https).
+        let sent = wasmtime_wasi_http::default_hooks().send_request(request, Some(options), fut);
+        Box::new(async move {
+            match Box::into_pin(sent).await {
+                Ok((response, io)) => {
+                    let status = response.status().as_u16();
+                    let response = response.map(|body| CountingBody::wrap(body, record, status));
+                    Ok((response, io))
+                }
+                Err(e) => {
+                    record.write(None, 0, "error", Some(&e.to_string()));
+                    Err(e)
+                }
+            }
+        })
+    }
+}
