@@ -69,7 +69,7 @@ for module in examples/github-module tests/fixtures/test-module tests/fixtures/w
 done
 
 OUT="$TARGET_DIR/wasm32-wasip2/release"
-for wasm in "$OUT"/computer_guest_*.wasm "$OUT"/github_module.wasm "$OUT"/computer_test_module.wasm "$OUT"/wasi_fs_probe.wasm "$OUT"/test_command.wasm; do
+for wasm in "$OUT"/computer_guest_*.wasm "$OUT"/curl.wasm "$OUT"/github_module.wasm "$OUT"/computer_test_module.wasm "$OUT"/wasi_fs_probe.wasm "$OUT"/test_command.wasm; do
   [ -e "$wasm" ] || continue
   printf '%s\t%s bytes\n' "$wasm" "$(stat -c %s "$wasm")"
 done

@@ -35,6 +35,13 @@ const BUILTINS: &[BuiltIn] = &[
         "scripts/build-guests.sh",
     ),
     (
+        "computer_curl",
+        "COMPUTER_CURL_WASM",
+        "guests/target/wasm32-wasip2/release/curl.wasm",
+        None,
+        "scripts/build-guests.sh",
+    ),
+    (
         "computer_sqlite3",
         "COMPUTER_SQLITE3_WASM",
         "target/sqlite3/sqlite3.wasm",

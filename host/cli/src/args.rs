@@ -95,6 +95,9 @@ pub enum Command {
         #[command(flatten)]
         tools: ToolSetArgs,
     },
+    /// The hosts curl, wget and modules may reach over HTTP (none by default): allow, ls, deny
+    #[command(subcommand)]
+    Net(crate::net_cmd::NetCommand),
     /// Module components (ws:NAME) stored in the workspace: add, ls, rm
     #[command(subcommand)]
     Modules(crate::modules_cmd::ModulesCommand),

@@ -11,6 +11,7 @@ mod exec_cmd;
 mod fs_cmd;
 mod mcp_cmd;
 mod modules_cmd;
+mod net_cmd;
 mod output;
 mod tools_cmd;
 mod transfer_cmd;
@@ -120,6 +121,7 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         }
         Command::Recover => return Ok(ExitCode::from(durable_cmd::recover(ws, out)?)),
         Command::Modules(cmd) => modules_cmd::run(&ws, cmd, out)?,
+        Command::Net(cmd) => net_cmd::run(&ws, cmd, out)?,
         Command::Container(cmd) => return Ok(ExitCode::from(container_cmd::run(&ws, cmd, out)?)),
         Command::Mcp { tools, recover } => mcp_cmd::serve(ws, tools, recover)?,
         Command::Tools { .. } | Command::Prepare => unreachable!("handled above"),

@@ -54,8 +54,8 @@ pub use db::Durability;
 pub use error::{Errno, FsError, Result};
 pub use interrupts::{Interrupt, Interrupts};
 pub use journal::{Journal, JournalEntry, ResultEncoder};
-pub use net::{AllowList, Entry as NetEntry, Net, NetRule};
 pub use modules::{ModuleRecord, Modules, NewModule, validate_module_name};
+pub use net::{AllowList, Entry as NetEntry, Net, NetRule};
 pub use path::{MAX_NAME, MAX_PATH, WsPath};
 pub use runs::{
     Claimed, DurableRun, MAX_RUN_ID, NewRun, RunEnd, RunRecord, Runs, Unfinished, validate_run_id,

@@ -91,7 +91,13 @@ pub(crate) struct RequestRecord {
 
 impl RequestRecord {
     /// Writes the row: `status` when a response came, `error` otherwise.
-    pub(crate) fn write(&self, status: Option<u16>, bytes: u64, outcome: &str, error: Option<&str>) {
+    pub(crate) fn write(
+        &self,
+        status: Option<u16>,
+        bytes: u64,
+        outcome: &str,
+        error: Option<&str>,
+    ) {
         let args = json!({
             "method": self.method,
             "url": self.url,
@@ -170,8 +176,12 @@ impl Body for CountingBody {
 impl Drop for CountingBody {
     fn drop(&mut self) {
         let outcome = if self.error.is_some() { "error" } else { "ok" };
-        self.record
-            .write(Some(self.status), self.bytes, outcome, self.error.as_deref());
+        self.record.write(
+            Some(self.status),
+            self.bytes,
+            outcome,
+            self.error.as_deref(),
+        );
     }
 }
 

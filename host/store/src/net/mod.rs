@@ -96,10 +96,12 @@ impl Net<'_> {
     pub fn contains(&self, entry: &str) -> Result<bool> {
         let normalized = parse(entry)?.to_string();
         self.ws.read_tx(|c| {
-            Ok(c.prepare_cached("SELECT 1 FROM net_allow WHERE entry = ?1")?
-                .query_row([&normalized], |_| Ok(()))
-                .optional()?
-                .is_some())
+            Ok(
+                c.prepare_cached("SELECT 1 FROM net_allow WHERE entry = ?1")?
+                    .query_row([&normalized], |_| Ok(()))
+                    .optional()?
+                    .is_some(),
+            )
         })
     }
 
@@ -137,7 +139,13 @@ mod tests {
         );
         assert!(!ws.net().allow("api.example.com").unwrap().1);
         ws.net().allow("127.0.0.1:8080").unwrap();
-        let entries: Vec<String> = ws.net().list().unwrap().into_iter().map(|r| r.entry).collect();
+        let entries: Vec<String> = ws
+            .net()
+            .list()
+            .unwrap()
+            .into_iter()
+            .map(|r| r.entry)
+            .collect();
         assert_eq!(entries, ["api.example.com", "127.0.0.1:8080"]);
         let list = ws.net().allow_list().unwrap();
         assert!(list.allows("api.example.com", 443));
@@ -147,7 +155,12 @@ mod tests {
         ws.net().deny("api.example.com").unwrap();
         let e = ws.net().deny("api.example.com").unwrap_err();
         assert_eq!(e.code, crate::Errno::ENOENT, "{e}");
-        assert!(!ws.net().allow_list().unwrap().allows("api.example.com", 443));
+        assert!(
+            !ws.net()
+                .allow_list()
+                .unwrap()
+                .allows("api.example.com", 443)
+        );
     }
 
     #[test]
