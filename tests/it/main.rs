@@ -19,6 +19,7 @@ mod cli_python;
 mod cli_search;
 mod cli_transfer;
 mod cli_workspace;
+mod curl;
 mod durable_crash;
 mod git_corpus;
 mod git_durable;

@@ -9,6 +9,8 @@ use crate::errors::{self, CurlError};
 /// A body's destination.
 pub enum Sink {
     Stdout(io::Stdout),
+    /// `/dev/null`, which the workspace has no file for.
+    Discard,
     File {
         path: String,
         file: Option<File>,
@@ -26,8 +28,10 @@ impl Sink {
     }
 
     pub fn file(path: &str, create_dirs: bool) -> Sink {
-        if path == "-" {
-            return Sink::stdout();
+        match path {
+            "-" | "/dev/stdout" => return Sink::stdout(),
+            "/dev/null" => return Sink::Discard,
+            _ => {}
         }
         Sink::File {
             path: path.to_owned(),
@@ -51,6 +55,7 @@ impl Sink {
     pub fn write(&mut self, bytes: &[u8]) -> Result<(), CurlError> {
         match self {
             Sink::Stdout(out) => out.write_all(bytes).map_err(|_| write_failed()),
+            Sink::Discard => Ok(()),
             Sink::File {
                 path,
                 file,
@@ -70,6 +75,7 @@ impl Sink {
     pub fn finish(&mut self) -> Result<(), CurlError> {
         match self {
             Sink::Stdout(out) => out.flush().map_err(|_| write_failed()),
+            Sink::Discard => Ok(()),
             Sink::File {
                 path,
                 file,

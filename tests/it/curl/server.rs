@@ -1,0 +1,179 @@
+//! A small HTTP/1.1 server on 127.0.0.1 for the curl tests: a thread per
+//! connection, one request per connection (`Connection: close`), and a log
+//! of what arrived.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// One request as the server saw it.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub method: String,
+    pub path: String,
+    /// Lowercase names.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Seen {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+pub struct Server {
+    pub port: u16,
+    pub seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Server {
+    pub fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("binding 127.0.0.1");
+        let port = listener.local_addr().expect("local address").port();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = seen.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let log = log.clone();
+                std::thread::spawn(move || {
+                    let _ = serve(stream, port, &log);
+                });
+            }
+        });
+        Server { port, seen }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    pub fn requests(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+fn read_request(stream: &TcpStream) -> std::io::Result<Seen> {
+    let mut r = BufReader::new(stream);
+    let mut line = String::new();
+    r.read_line(&mut line)?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_owned();
+    let path = parts.next().unwrap_or_default().to_owned();
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        r.read_line(&mut h)?;
+        let h = h.trim_end();
+        if h.is_empty() {
+            break;
+        }
+        if let Some((n, v)) = h.split_once(':') {
+            headers.push((n.trim().to_ascii_lowercase(), v.trim().to_owned()));
+        }
+    }
+    let len: usize = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; len];
+    r.read_exact(&mut body)?;
+    Ok(Seen {
+        method,
+        path,
+        headers,
+        body,
+    })
+}
+
+fn respond(
+    s: &mut TcpStream,
+    status: &str,
+    headers: &[(&str, String)],
+    body: &[u8],
+) -> std::io::Result<()> {
+    let mut head = format!("HTTP/1.1 {status}\r\n");
+    for (n, v) in headers {
+        head.push_str(&format!("{n}: {v}\r\n"));
+    }
+    head.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    ));
+    s.write_all(head.as_bytes())?;
+    s.write_all(body)
+}
+
+fn serve(mut s: TcpStream, port: u16, log: &Mutex<Vec<Seen>>) -> std::io::Result<()> {
+    let req = read_request(&s)?;
+    log.lock().unwrap().push(req.clone());
+    let text = |v: &str| vec![("Content-Type", v.to_owned())];
+    let (path, query) = req.path.split_once('?').unwrap_or((&req.path, ""));
+    match path {
+        "/hello" => respond(&mut s, "200 OK", &text("text/plain"), b"hello\n"),
+        "/missing" => respond(&mut s, "404 Not Found", &text("text/plain"), b"not here\n"),
+        "/redirect" => {
+            let to = query.strip_prefix("to=").unwrap_or("/hello").to_owned();
+            respond(&mut s, "302 Found", &[("Location", to)], b"")
+        }
+        "/loop" => respond(
+            &mut s,
+            "302 Found",
+            &[("Location", "/loop".to_owned())],
+            b"",
+        ),
+        "/echo" => {
+            let mut out = format!("{} {}\n", req.method, req.path);
+            for (n, v) in &req.headers {
+                out.push_str(&format!("{n}: {v}\n"));
+            }
+            out.push('\n');
+            let mut body = out.into_bytes();
+            body.extend_from_slice(&req.body);
+            respond(&mut s, "200 OK", &text("text/plain"), &body)
+        }
+        "/json" => respond(
+            &mut s,
+            "201 Created",
+            &text("application/json"),
+            br#"{"ok":true}"#,
+        ),
+        "/slow" => {
+            std::thread::sleep(Duration::from_secs(3));
+            respond(&mut s, "200 OK", &text("text/plain"), b"late\n")
+        }
+        p if p.starts_with("/big/") => big(&mut s, p[5..].parse().unwrap_or(0)),
+        _ => respond(
+            &mut s,
+            "404 Not Found",
+            &text("text/plain"),
+            format!("no {path} on {port}\n").as_bytes(),
+        ),
+    }
+}
+
+/// `n` bytes of a repeating pattern, written as they are made.
+fn big(s: &mut TcpStream, n: usize) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: {n}\r\nConnection: close\r\n\r\n"
+    );
+    s.write_all(head.as_bytes())?;
+    let chunk: Vec<u8> = (0..65536u32).map(|i| (i % 251) as u8).collect();
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(chunk.len());
+        s.write_all(&chunk[..k])?;
+        left -= k;
+    }
+    Ok(())
+}
+
+/// The byte at offset `i` of a `/big/N` body.
+pub fn big_byte(i: usize) -> u8 {
+    ((i % 65536) % 251) as u8
+}
