@@ -5,6 +5,7 @@
 //! the audit rows with secrets redacted, and real curl as the oracle where
 //! it is installed.
 
+mod durable;
 mod oracle;
 mod server;
 

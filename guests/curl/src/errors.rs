@@ -35,16 +35,16 @@ impl CurlError {
 }
 
 /// Where a request was going, for the messages that name it.
-pub struct Dest<'a> {
-    pub host: &'a str,
+pub struct Dest {
+    pub host: String,
     pub port: u16,
     pub elapsed_ms: u128,
     pub received: u64,
 }
 
 /// The curl error for a `wasi:http` error code.
-pub fn from_http(e: &ErrorCode, d: &Dest<'_>) -> CurlError {
-    let (host, port, ms) = (d.host, d.port, d.elapsed_ms);
+pub fn from_http(e: &ErrorCode, d: &Dest) -> CurlError {
+    let (host, port, ms) = (&d.host, d.port, d.elapsed_ms);
     match e {
         ErrorCode::HttpRequestDenied => CurlError::new(
             COULDNT_CONNECT,
@@ -93,7 +93,7 @@ pub fn from_http(e: &ErrorCode, d: &Dest<'_>) -> CurlError {
 }
 
 /// curl's `--max-time` message.
-pub fn timed_out(d: &Dest<'_>) -> CurlError {
+pub fn timed_out(d: &Dest) -> CurlError {
     CurlError::new(
         OPERATION_TIMEDOUT,
         format!(

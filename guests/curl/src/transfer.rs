@@ -2,7 +2,7 @@
 //! head (`-i`, `-I`, `-D`), stream the body to its sink, and report the
 //! outcome as curl does (`-f`, `-w`, the progress meter, `curl: (N) ...`).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::args::{Config, Output};
 use crate::errors::{self, CurlError, Dest};
@@ -10,6 +10,7 @@ use crate::http::{self, Response};
 use crate::output::{Sink, head_text};
 use crate::progress::Meter;
 use crate::request::{self, Plan};
+use crate::wasi::http::types::ErrorCode;
 use crate::writeout::{self, Info};
 
 /// Bytes asked for at a time: what is held in memory of a body.
@@ -87,29 +88,18 @@ fn sink_for(cfg: &Config, raw: &str, output: &Output) -> Result<Sink, CurlError>
     })
 }
 
-fn dest<'a>(plan: &'a Plan, started: Instant, received: u64) -> (String, u16, Duration, u64) {
-    let host = plan.url.host_str().unwrap_or_default().to_owned();
-    let port = plan.url.port_or_known_default().unwrap_or(80);
-    let _ = &plan.first_host;
-    (host, port, started.elapsed(), received)
+/// Where `plan` goes, for error messages.
+fn dest(plan: &Plan, started: Instant, received: u64) -> Dest {
+    Dest {
+        host: plan.url.host_str().unwrap_or_default().to_owned(),
+        port: plan.url.port_or_known_default().unwrap_or(80),
+        elapsed_ms: started.elapsed().as_millis(),
+        received,
+    }
 }
 
-fn error_for(
-    e: &crate::wasi::http::types::ErrorCode,
-    plan: &Plan,
-    started: Instant,
-    received: u64,
-) -> CurlError {
-    let (host, port, elapsed, received) = dest(plan, started, received);
-    errors::from_http(
-        e,
-        &Dest {
-            host: &host,
-            port,
-            elapsed_ms: elapsed.as_millis(),
-            received,
-        },
-    )
+fn error_for(e: &ErrorCode, plan: &Plan, started: Instant, received: u64) -> CurlError {
+    errors::from_http(e, &dest(plan, started, received))
 }
 
 /// Sends one hop of `plan`.
@@ -146,8 +136,7 @@ fn send(
         connect_timeout: cfg.connect_timeout,
     };
     http::send(&r).map_err(|e| match e {
-        crate::wasi::http::types::ErrorCode::ConnectionReadTimeout
-        | crate::wasi::http::types::ErrorCode::HttpResponseTimeout
+        ErrorCode::ConnectionReadTimeout | ErrorCode::HttpResponseTimeout
             if cfg.max_time.is_some() =>
         {
             timed_out(plan, started, info.size_download)
@@ -157,13 +146,7 @@ fn send(
 }
 
 fn timed_out(plan: &Plan, started: Instant, received: u64) -> CurlError {
-    let (host, port, elapsed, received) = dest(plan, started, received);
-    errors::timed_out(&Dest {
-        host: &host,
-        port,
-        elapsed_ms: elapsed.as_millis(),
-        received,
-    })
+    errors::timed_out(&dest(plan, started, received))
 }
 
 fn verbose_request(plan: &Plan, headers: &[(String, Vec<u8>)]) {
@@ -288,11 +271,7 @@ fn finish(
                 }
                 Ok(None) => break,
                 Err(e)
-                    if cfg.max_time.is_some()
-                        && matches!(
-                            e,
-                            crate::wasi::http::types::ErrorCode::ConnectionReadTimeout
-                        ) =>
+                    if cfg.max_time.is_some() && matches!(e, ErrorCode::ConnectionReadTimeout) =>
                 {
                     return Err(timed_out(plan, started, info.size_download));
                 }

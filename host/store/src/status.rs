@@ -157,12 +157,17 @@ pub enum EntryKind {
     Module,
     /// A clock reading (`monotonic`, `wall`).
     Clock,
+    /// An outgoing HTTP request of a command (`METHOD URL`). No response is
+    /// recorded: an idempotent request stays `started` (a replay sends it
+    /// again), any other is `unsafe` before it is sent (a replay refuses).
+    Http,
 }
 
 stored_enum!(EntryKind, "journal entry kind", {
     Fs => "fs",
     Module => "module",
     Clock => "clock",
+    Http => "http",
 });
 
 /// What became of a journalled call.

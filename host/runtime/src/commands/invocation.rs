@@ -179,7 +179,11 @@ impl Child {
         let wasi = self.wasi();
         let inner = self.nesting.inner.clone();
         let state = RunState {
-            http: crate::net::RunHttp::new(self.workspace.clone(), self.deadline),
+            http: crate::net::RunHttp::new(
+                self.workspace.clone(),
+                self.deadline,
+                self.journal.clone(),
+            ),
             wasi,
             table: ResourceTable::new(),
             workspace: self.workspace.clone(),

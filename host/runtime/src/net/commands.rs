@@ -9,6 +9,8 @@ use computer_store::Workspace;
 use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks};
 
 use super::audit::{CountingBody, RequestRecord, redacted_headers, redacted_url};
+use crate::durable::journal::SharedJournal;
+
 use super::policy::{SendFuture, Target, clamp_options};
 
 /// A store's `wasi:http` state.
@@ -18,12 +20,17 @@ pub(crate) struct RunHttp {
 }
 
 impl RunHttp {
-    pub(crate) fn new(workspace: Arc<Workspace>, deadline: Instant) -> Self {
+    pub(crate) fn new(
+        workspace: Arc<Workspace>,
+        deadline: Instant,
+        journal: Option<SharedJournal>,
+    ) -> Self {
         RunHttp {
             ctx: wasmtime_wasi_http::WasiHttpCtx::new(),
             hooks: CommandHttp {
                 workspace,
                 deadline,
+                journal,
             },
         }
     }
@@ -45,6 +52,8 @@ impl RunHttp {
 pub(crate) struct CommandHttp {
     pub workspace: Arc<Workspace>,
     pub deadline: Instant,
+    /// A durable run's journal (`super::journal`).
+    pub journal: Option<SharedJournal>,
 }
 
 impl CommandHttp {
@@ -90,6 +99,12 @@ impl WasiHttpHooks for CommandHttp {
     ) -> SendFuture {
         let record = self.record(&request);
         let target = Target::of(request.uri());
+        if let Some(j) = &self.journal
+            && let Err(why) = super::journal::step(j, &record.method, &record.url)
+        {
+            record.write(None, 0, "error", Some(&why));
+            return Box::new(async move { Err(HttpError::InternalError(Some(why))) });
+        }
         if let Err(why) = self.allowed(&target) {
             tracing::info!(url = %record.url, "denied HTTP request: {why}");
             record.write(None, 0, "denied", Some(&why));

@@ -9,6 +9,7 @@
 
 mod audit;
 mod commands;
+mod journal;
 mod policy;
 
 pub(crate) use commands::RunHttp;

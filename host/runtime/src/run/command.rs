@@ -185,7 +185,7 @@ fn command_store(
     let limits = &options.limits;
     let deadline = Instant::now() + limits.timeout;
     let state = RunState {
-        http: crate::net::RunHttp::new(workspace.clone(), deadline),
+        http: crate::net::RunHttp::new(workspace.clone(), deadline, None),
         wasi: finish_wasi(wasi, None, None),
         table: ResourceTable::new(),
         wasi_fs: WasiFs::new(

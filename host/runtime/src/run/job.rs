@@ -232,7 +232,7 @@ impl Job {
         };
         let deadline = Instant::now() + self.limits.timeout;
         let state = RunState {
-            http: crate::net::RunHttp::new(self.workspace.clone(), deadline),
+            http: crate::net::RunHttp::new(self.workspace.clone(), deadline, journal.clone()),
             wasi,
             table: ResourceTable::new(),
             workspace: self.workspace.clone(),
