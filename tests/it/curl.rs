@@ -6,6 +6,7 @@
 //! it is installed.
 
 mod durable;
+mod modules;
 mod oracle;
 mod server;
 

@@ -147,6 +147,13 @@ fn serve(mut s: TcpStream, port: u16, log: &Mutex<Vec<Seen>>) -> std::io::Result
             std::thread::sleep(Duration::from_secs(3));
             respond(&mut s, "200 OK", &text("text/plain"), b"late\n")
         }
+        // What the ws:github example module posts to.
+        p if p.starts_with("/repos/") => respond(
+            &mut s,
+            "201 Created",
+            &text("application/json"),
+            br#"{"html_url": "posted"}"#,
+        ),
         p if p.starts_with("/big/") => big(&mut s, p[5..].parse().unwrap_or(0)),
         _ => respond(
             &mut s,
