@@ -301,6 +301,29 @@ fn wget_quiet_to_stdout_and_files() {
         &format!("cd /tmp && wget -q {} && cat hello", s.url("/hello")),
     );
     assert_eq!(out, "hello\n");
+    // Without -q, Wget's log on stderr.
+    let out = exec(
+        &ws,
+        &format!("cd /tmp && wget -O got.txt {}", s.url("/hello")),
+    );
+    let log = text(&out.stderr);
+    let lines: Vec<&str> = log.lines().collect();
+    assert!(
+        lines[0].starts_with("--20") && lines[0].ends_with(&format!("--  {}", s.url("/hello"))),
+        "{log}"
+    );
+    assert_eq!(
+        lines[1],
+        format!("Connecting to 127.0.0.1:{}... connected.", s.port),
+        "{log}"
+    );
+    assert_eq!(
+        lines[2], "HTTP request sent, awaiting response... 200 OK",
+        "{log}"
+    );
+    assert_eq!(lines[3], "Length: 6 [text/plain]", "{log}");
+    assert_eq!(lines[4], "Saving to: ‘got.txt’", "{log}");
+    assert!(log.ends_with("- ‘got.txt’ saved [6/6]\n\n"), "{log}");
     let out = exec(
         &ws,
         &format!("wget -qO- {}; echo \"rc=$?\"", s.url("/missing")),

@@ -6,6 +6,7 @@
 
 mod args;
 mod base64;
+mod clock;
 mod errors;
 mod http;
 mod output;

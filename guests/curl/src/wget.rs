@@ -233,7 +233,13 @@ fn request(o: &Opts, mut url: Url) -> Result<(Url, Response), i32> {
         match location {
             Some(loc) if matches!(resp.status, 301 | 302 | 303 | 307 | 308) => {
                 let next = url.join(&loc).map_err(|_| EXIT_PARSE)?;
-                log(o, &format!("Location: {loc} [following]\n--  {next}\n"));
+                log(
+                    o,
+                    &format!(
+                        "Location: {loc} [following]\n--{}--  {next}\n",
+                        crate::clock::now()
+                    ),
+                );
                 if matches!(resp.status, 301..=303) && method == "POST" {
                     method = "GET".to_owned();
                     body = None;
@@ -255,34 +261,39 @@ fn fetch(o: &Opts, raw: &str) -> i32 {
             return 1;
         }
     };
-    log(o, &format!("--  {url}\n"));
-    let started = Instant::now();
-    let (url, mut resp) = match request(o, url) {
+    log(o, &format!("--{}--  {url}\n", crate::clock::now()));
+    let (url, resp) = match request(o, url) {
         Ok(r) => r,
         Err(code) => return code,
     };
     if resp.status >= 400 {
-        log(
-            o,
-            &format!("ERROR {}: {}.\n\n", resp.status, reason(resp.status)),
-        );
+        let now = crate::clock::now();
+        let why = reason(resp.status);
+        log(o, &format!("{now} ERROR {}: {why}.\n\n", resp.status));
         return EXIT_SERVER;
     }
     let name = o.output.clone().unwrap_or_else(|| local_name(&url));
-    let length = resp
-        .headers
+    save(o, resp, &name)
+}
+
+fn header(resp: &Response, name: &str) -> Option<String> {
+    resp.headers
         .iter()
-        .find(|(n, _)| n == "content-length")
-        .map(|(_, v)| String::from_utf8_lossy(v).into_owned());
-    log(
-        o,
-        &format!(
-            "Length: {}\nSaving to: ‘{}’\n\n",
-            length.as_deref().unwrap_or("unspecified"),
-            if name == "-" { "STDOUT" } else { &name }
-        ),
-    );
-    let mut sink = Sink::file(&name, false);
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
+}
+
+/// Writes the body to `name` (`-` is stdout), with Wget's log around it.
+fn save(o: &Opts, mut resp: Response, name: &str) -> i32 {
+    let started = Instant::now();
+    let length = header(&resp, "content-length");
+    let kind = header(&resp, "content-type")
+        .map(|t| format!(" [{}]", t.split(';').next().unwrap_or_default()))
+        .unwrap_or_default();
+    let shown = if name == "-" { "STDOUT" } else { name };
+    let len = length.as_deref().unwrap_or("unspecified");
+    log(o, &format!("Length: {len}{kind}\nSaving to: ‘{shown}’\n\n"));
+    let mut sink = Sink::file(name, false);
     let mut got: u64 = 0;
     loop {
         match resp.body.read(64 << 10) {
@@ -303,7 +314,17 @@ fn fetch(o: &Opts, raw: &str) -> i32 {
     if sink.finish().is_err() {
         return EXIT_IO;
     }
-    let secs = started.elapsed().as_secs_f64();
-    log(o, &format!("‘{name}’ saved [{got}] in {secs:.2}s\n\n"));
+    let speed = got as f64 / started.elapsed().as_secs_f64().max(1e-6);
+    let rate = if speed >= 1024.0 * 1024.0 {
+        format!("{:.1} MB/s", speed / (1024.0 * 1024.0))
+    } else {
+        format!("{:.1} KB/s", speed / 1024.0)
+    };
+    let total = length.map_or(got.to_string(), |l| format!("{got}/{l}"));
+    let now = crate::clock::now();
+    log(
+        o,
+        &format!("{now} ({rate}) - ‘{shown}’ saved [{total}]\n\n"),
+    );
     0
 }
