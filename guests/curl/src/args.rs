@@ -292,6 +292,10 @@ pub fn main(args: &[String]) -> i32 {
         );
         return 0;
     }
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        print!("{}", crate::help::HELP);
+        return 0;
+    }
     let cfg = match parse(args) {
         Ok(c) => c,
         Err(e) => {

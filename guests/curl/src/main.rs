@@ -8,6 +8,7 @@ mod args;
 mod base64;
 mod clock;
 mod errors;
+mod help;
 mod http;
 mod output;
 mod progress;

@@ -51,8 +51,10 @@ pub struct Meter {
 }
 
 impl Meter {
-    /// The two heading lines and the final line, as curl leaves them.
-    pub fn render(&self) -> String {
+    /// The two heading lines and the final line, as curl leaves them: a
+    /// failed transfer's line has no newline (curl's error message follows
+    /// on it).
+    pub fn render(&self, failed: bool) -> String {
         let secs = self.elapsed.as_secs_f64().max(1e-6);
         let percent = |part: u64, whole: Option<u64>| match whole {
             Some(w) if w > 0 => part.saturating_mul(100) / w,
@@ -63,7 +65,7 @@ impl Meter {
         let ul_speed = (self.uploaded as f64 / secs) as u64;
         let whole = self.expected.map(|e| e + self.uploaded);
         format!(
-            "{HEADING}\r{:3} {}  {:3} {}  {:3} {}  {}  {} {} {} {} {}\n",
+            "{HEADING}\r{:3} {}  {:3} {}  {:3} {}  {}  {} {} {} {} {}{}",
             percent(self.downloaded + self.uploaded, whole),
             max5(total),
             percent(self.downloaded, self.expected),
@@ -76,6 +78,7 @@ impl Meter {
             time(self.elapsed),
             time(Duration::ZERO),
             max5(dl_speed),
+            if failed { "" } else { "\n" },
         )
     }
 }

@@ -35,7 +35,7 @@ pub fn run_all(cfg: &Config) -> i32 {
                 uploaded: info.size_upload,
                 elapsed: info.time_total,
             };
-            eprint!("{}", meter.render());
+            eprint!("{}", meter.render(result.is_err()));
         }
         if let Err(e) = &result {
             info.exitcode = e.code;
