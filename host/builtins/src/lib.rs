@@ -72,7 +72,7 @@ fn all() -> Vec<BuiltIn> {
         #[cfg(computer_curl)]
         BuiltIn {
             names: &["curl", "wget"],
-            description: "curl 7.88 / wget 1.21 over the host's HTTP client, only to hosts the workspace allows (computer net allow HOST); every request is audited: curl -sSfL URL, -o/-O, -X, -H, -d/--data-binary @file, --json, -i/-I, -w '%{http_code}', -u, --max-time; wget -qO- URL",
+            description: "curl 7.88 / wget 1.21 over the host's HTTP client, only to allowed hosts (computer net allow HOST); every request is audited: curl -sSfL URL, -o/-O, -X, -H, -d/--data-binary @file, --json, -i/-I, -w '%{http_code}', -u, --max-time; wget -qO- URL",
             component: include_bytes!(env!("COMPUTER_CURL_WASM")),
             sha256: env!("COMPUTER_CURL_WASM_SHA256"),
             files: None,
