@@ -170,18 +170,12 @@ pub fn headers(cfg: &Config, plan: &Plan) -> Vec<(String, Vec<u8>)> {
     if let Some(r) = &cfg.referer {
         defaults.push(("Referer".into(), r.clone().into_bytes()));
     }
-    if plan.body.is_some() {
-        let ct = if cfg.json {
-            "application/json"
-        } else {
-            "application/x-www-form-urlencoded"
-        };
-        defaults.push(("Content-Type".into(), ct.as_bytes().to_vec()));
-    }
+    let mut mentioned: Vec<String> = Vec::new();
     let mut custom: Vec<(String, Vec<u8>)> = Vec::new();
     for h in &cfg.headers {
         if let Some((name, value)) = h.split_once(':') {
             let name = name.trim().to_owned();
+            mentioned.push(name.to_ascii_lowercase());
             defaults.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
             let value = value.trim();
             // `-H 'Name:'` only removes curl's own header.
@@ -190,14 +184,27 @@ pub fn headers(cfg: &Config, plan: &Plan) -> Vec<(String, Vec<u8>)> {
             }
         } else if let Some(name) = h.strip_suffix(';') {
             // `-H 'Name;'` sends it empty.
+            mentioned.push(name.trim().to_ascii_lowercase());
             defaults.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
             custom.push((name.trim().to_owned(), Vec::new()));
         }
     }
-    if let Some(body) = &plan.body {
-        defaults.push(("Content-Length".into(), body.len().to_string().into_bytes()));
-    }
     defaults.extend(custom);
+    // curl sends these after the custom headers, unless `-H` named them.
+    if let Some(body) = &plan.body {
+        let unnamed = |n: &str| !mentioned.iter().any(|m| m == n);
+        if unnamed("content-length") {
+            defaults.push(("Content-Length".into(), body.len().to_string().into_bytes()));
+        }
+        if unnamed("content-type") {
+            let ct = if cfg.json {
+                "application/json"
+            } else {
+                "application/x-www-form-urlencoded"
+            };
+            defaults.push(("Content-Type".into(), ct.as_bytes().to_vec()));
+        }
+    }
     defaults
 }
 

@@ -77,6 +77,19 @@ fn matches_real_curl() {
         vec!["-sS".into(), "foo://127.0.0.1/".into()],
         vec!["-sS".into(), "http://".into()],
         vec!["--frobnicate".into(), s.url("/hello")],
+        // Our server writes standard reasons and title-cased names, which
+        // is what our curl prints (the host's client shows it neither).
+        vec!["-si".into(), s.url("/hello")],
+        vec!["-sI".into(), s.url("/json")],
+        vec!["-siL".into(), s.url("/redirect?to=/hello")],
+        vec![
+            "-s".into(),
+            "-d".into(),
+            "a=1".into(),
+            "-H".into(),
+            "X-A: b".into(),
+            s.url("/echo"),
+        ],
     ];
     for args in &cases {
         assert_eq!(ours(&ws, args), real(args), "curl {args:?}");
