@@ -149,17 +149,29 @@ fn timed_out(plan: &Plan, started: Instant, received: u64) -> CurlError {
     errors::timed_out(&dest(plan, started, received))
 }
 
+/// `-v`'s lines before a request, as curl prints them (its connection
+/// lines name what the host's client does, which curl cannot see here).
 fn verbose_request(plan: &Plan, headers: &[(String, Vec<u8>)]) {
     let mut path = plan.url.path().to_owned();
     if let Some(q) = plan.url.query() {
         path = format!("{path}?{q}");
     }
-    eprintln!("> {} {path} HTTP/1.1", plan.method);
-    eprintln!("> Host: {}", plan.url.host_str().unwrap_or_default());
+    let host = plan.url.host_str().unwrap_or_default();
+    let port = plan.url.port_or_known_default().unwrap_or(80);
+    let authority = match plan.url.port() {
+        Some(p) => format!("{host}:{p}"),
+        None => host.to_owned(),
+    };
+    let mut out = format!(
+        "*   Trying {host}:{port}...\r\n> {} {path} HTTP/1.1\r\n> Host: {authority}\r\n",
+        plan.method
+    );
     for (n, v) in headers {
-        eprintln!("> {n}: {}", String::from_utf8_lossy(v));
+        out.push_str(&format!("> {n}: {}\r\n", String::from_utf8_lossy(v)));
     }
-    eprintln!(">");
+    out.push_str("> \r\n");
+    // Only the request's lines end in CRLF, as curl writes them raw.
+    eprint!("{}", out.replacen("...\r\n", "...\n", 1));
 }
 
 fn is_redirect(status: u16) -> bool {
@@ -181,13 +193,12 @@ fn show_head(
     let head = head_text(resp.status, &resp.headers);
     info.size_header += head.len() as u64;
     if cfg.verbose {
-        for line in String::from_utf8_lossy(&head)
-            .split("\r\n")
-            .filter(|l| !l.is_empty())
-        {
-            eprintln!("< {line}");
-        }
-        eprintln!("<");
+        let text = String::from_utf8_lossy(&head);
+        let lines: Vec<String> = text
+            .split_inclusive("\r\n")
+            .map(|l| format!("< {l}"))
+            .collect();
+        eprint!("{}", lines.concat());
     }
     if let Some(path) = &cfg.dump_header {
         let mut d = Sink::file(path, cfg.create_dirs);
