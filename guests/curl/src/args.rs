@@ -44,6 +44,8 @@ pub struct Config {
     pub create_dirs: bool,
     pub urls: Vec<String>,
     pub outputs: Vec<Output>,
+    /// Printed unless `-s`.
+    pub warnings: Vec<String>,
 }
 
 fn usage(msg: String) -> CurlError {
@@ -177,8 +179,9 @@ fn expand(args: &[String]) -> Result<Vec<String>, CurlError> {
     Ok(out)
 }
 
-/// Reads `@file` (`@-` is stdin); `strip` drops CR and LF as `-d` does.
-fn data_arg(v: &str, at: bool, strip: bool) -> Vec<u8> {
+/// Reads `@file` (`@-` is stdin); `strip` drops CR and LF as `-d` does. A
+/// file that cannot be read is an empty body and a warning, as in curl.
+fn data_arg(cfg: &mut Config, v: &str, at: bool, strip: bool) -> Vec<u8> {
     let mut bytes = match v.strip_prefix('@') {
         Some(path) if at => {
             let read = if path == "-" {
@@ -188,8 +191,9 @@ fn data_arg(v: &str, at: bool, strip: bool) -> Vec<u8> {
                 std::fs::read(path)
             };
             read.unwrap_or_else(|_| {
-                eprintln!("Warning: Couldn't read data from file \"{path}\", this makes an ");
-                eprintln!("Warning: empty POST.");
+                cfg.warnings.push(format!(
+                    "Warning: Couldn't read data from file \"{path}\", this makes an empty POST."
+                ));
                 Vec::new()
             })
         }
@@ -206,13 +210,22 @@ fn set(cfg: &mut Config, opt: &str, v: &str) -> Result<(), CurlError> {
         "-o" | "--output" => cfg.outputs.push(Output::File(v.to_owned())),
         "-X" | "--request" => cfg.method = Some(v.to_owned()),
         "-H" | "--header" => cfg.headers.push(v.to_owned()),
-        "-d" | "--data" | "--data-ascii" => cfg.data.push(data_arg(v, true, true)),
-        "--data-binary" => cfg.data.push(data_arg(v, true, false)),
+        "-d" | "--data" | "--data-ascii" => {
+            let d = data_arg(cfg, v, true, true);
+            cfg.data.push(d)
+        }
+        "--data-binary" => {
+            let d = data_arg(cfg, v, true, false);
+            cfg.data.push(d)
+        }
         "--data-raw" => cfg.data.push(v.as_bytes().to_vec()),
         "--data-urlencode" => cfg.data.push(crate::request::urlencode_arg(v)),
         "--json" => {
             cfg.json = true;
-            cfg.data.push(data_arg(v, true, false));
+            {
+                let d = data_arg(cfg, v, true, false);
+                cfg.data.push(d)
+            };
         }
         "-u" | "--user" => cfg.user = Some(v.to_owned()),
         "-A" | "--user-agent" => cfg.user_agent = Some(v.to_owned()),
@@ -304,6 +317,11 @@ pub fn main(args: &[String]) -> i32 {
             return e.code;
         }
     };
+    if !cfg.silent {
+        for w in &cfg.warnings {
+            eprintln!("{w}");
+        }
+    }
     if cfg.urls.is_empty() {
         eprintln!("curl: no URL specified!");
         eprintln!("curl: try 'curl --help' or 'curl --manual' for more information");

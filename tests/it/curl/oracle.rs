@@ -79,6 +79,18 @@ fn matches_real_curl() {
         vec!["--frobnicate".into(), s.url("/hello")],
         // Our server writes standard reasons and title-cased names, which
         // is what our curl prints (the host's client shows it neither).
+        vec![
+            "-s".into(),
+            "-d".into(),
+            "@/nonexistent".into(),
+            s.url("/echo"),
+        ],
+        vec![
+            "-s".into(),
+            "-w".into(),
+            "%{nope}|%{http_code}".into(),
+            s.url("/hello"),
+        ],
         vec!["-si".into(), s.url("/hello")],
         vec!["-sI".into(), s.url("/json")],
         vec!["-siL".into(), s.url("/redirect?to=/hello")],
