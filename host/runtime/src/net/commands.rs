@@ -9,9 +9,8 @@ use computer_store::Workspace;
 use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks};
 
 use super::audit::{CountingBody, RequestRecord, redacted_headers, redacted_url};
-use crate::durable::journal::SharedJournal;
-
 use super::policy::{SendFuture, Target, clamp_options};
+use crate::durable::journal::SharedJournal;
 
 /// A store's `wasi:http` state.
 pub(crate) struct RunHttp {
