@@ -16,6 +16,7 @@ mod ident;
 mod ignored;
 mod index;
 mod merge3;
+mod meta;
 mod objects;
 mod odb;
 mod pack;
@@ -33,6 +34,7 @@ wit_bindgen::generate!({
         package computer:git;
         world git {
             import wasi:cli/exit@0.2.12;
+            import computer:workspace/fs@0.1.0;
         }
     ",
     path: "../../wit",

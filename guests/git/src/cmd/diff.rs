@@ -242,7 +242,7 @@ fn stat_table(repo: &mut Repo, a: &Side, b: &Side) -> Result<Vec<u8>> {
 /// The new side of a change: the work tree's file, or the blob.
 fn new_content(repo: &mut Repo, path: &str, id: &ObjectId, worktree: bool) -> Result<Vec<u8>> {
     if worktree {
-        let meta = std::fs::symlink_metadata(repo.work_tree.join(path))?;
+        let meta = crate::meta::lstat(repo.work_tree.join(path))?;
         worktree::content(&repo.work_tree, path, &meta)
     } else {
         Ok(repo.odb.must_read(id)?.data)
@@ -316,7 +316,7 @@ fn worktree_side(repo: &Repo, index: &Index) -> Result<Side> {
     let mut out = BTreeMap::new();
     for (path, e) in index.entries.iter().filter(|((_, s), _)| *s == 0) {
         let full = repo.work_tree.join(&path.0);
-        let Ok(meta) = std::fs::symlink_metadata(&full) else {
+        let Ok(meta) = crate::meta::lstat(&full) else {
             continue;
         };
         if meta.is_dir() {
@@ -329,7 +329,7 @@ fn worktree_side(repo: &Repo, index: &Index) -> Result<Side> {
         } else {
             worktree::blob_id(&repo.work_tree, &path.0, &meta)?
         };
-        out.insert(path.0.clone(), (e.mode, id));
+        out.insert(path.0.clone(), (worktree::mode_seen(&meta, e.mode), id));
     }
     Ok(out)
 }
@@ -400,7 +400,11 @@ fn patch(repo: &mut Repo, c: &Change, worktree_new: bool, context: usize) -> Res
             let b = short_id(repo, nid, worktree_new);
             writeln!(out, "diff --git a/{p} b/{p}")?;
             if om != nm {
-                writeln!(out, "old mode {om:06o}\nnew mode {nm:06o}\nindex {a}..{b}")?;
+                writeln!(out, "old mode {om:06o}\nnew mode {nm:06o}")?;
+                // A mode change alone has no index line.
+                if oid != nid {
+                    writeln!(out, "index {a}..{b}")?;
+                }
             } else {
                 writeln!(out, "index {a}..{b} {om:06o}")?;
             }

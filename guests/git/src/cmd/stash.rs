@@ -174,7 +174,7 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
     let mut work = Vec::new();
     for (p, m, id) in &staged {
         let full = repo.work_tree.join(p);
-        match std::fs::symlink_metadata(&full) {
+        match crate::meta::lstat(&full) {
             Ok(meta) if !meta.is_dir() => {
                 let data = worktree::content(&repo.work_tree, p, &meta)?;
                 let wid = repo.odb.write(Kind::Blob, &data)?;
@@ -259,7 +259,7 @@ fn apply(repo: &mut Repo, w_id: &ObjectId) -> Result<()> {
         }
         std::fs::write(&full, &data)?;
         if !base.contains_key(path) {
-            let meta = std::fs::symlink_metadata(&full)?;
+            let meta = crate::meta::lstat(&full)?;
             let id = repo.odb.write(Kind::Blob, &data)?;
             index.insert(
                 path,
