@@ -158,3 +158,33 @@ pub fn symlink(target: &[u8], path: &Path) -> io::Result<bool> {
         Err(e) => Err(io::Error::other(e.message)),
     }
 }
+
+/// A whole file in one call (std's read is open, stat and reads).
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    if let Some(p) = in_workspace(path) {
+        match ws::read(p, None, None) {
+            Ok(data) => return Ok(data),
+            Err(e) if not_found(&e) => return Err(io::ErrorKind::NotFound.into()),
+            Err(_) => {}
+        }
+    }
+    std::fs::read(path)
+}
+
+/// Creates `path` holding `data`, parents too, read-only as git's objects
+/// are: one transaction, so no temporary file is needed for it to appear
+/// whole. `Ok(false)`: it already existed. `None`: not in the workspace
+/// (the caller writes through wasi:filesystem).
+pub fn create_whole(path: &Path, data: &[u8]) -> Option<io::Result<bool>> {
+    let p = in_workspace(path)?;
+    let options = ws::WriteOptions {
+        mode: Some(0o444),
+        exclusive: true,
+        create_parents: true,
+    };
+    Some(match ws::write(p, data, options) {
+        Ok(()) => Ok(true),
+        Err(e) if e.code == ws::ErrorCode::Eexist => Ok(false),
+        Err(e) => Err(io::Error::other(e.message)),
+    })
+}
