@@ -9,6 +9,7 @@ mod blame;
 mod checkout;
 mod cmd;
 mod color;
+mod combined;
 mod config;
 mod diff;
 mod error;

@@ -339,6 +339,7 @@ fn common_suffix_dirs(a: &str, b: &str) -> usize {
     last.min(a.len()).min(b.len())
 }
 
+#[derive(Clone)]
 pub enum Change {
     Added(String, u32, ObjectId),
     Deleted(String, u32, ObjectId),
