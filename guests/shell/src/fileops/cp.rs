@@ -38,6 +38,9 @@ const LONGS: &[(&str, char)] = &[
     ("reflink", 'Z'),
     ("attributes-only", 'Z'),
     ("context", 'Z'),
+    ("copy-contents", 'Z'),
+    // No short form: `D` stands for it here.
+    ("parents", 'D'),
 ];
 
 /// Whether symlinks are followed: at the top (the operands) and below.
@@ -98,9 +101,17 @@ impl bashkit::Builtin for Cp {
             Err(message) => return Ok(ExecResult::err(message, 1)),
         };
         let target = args::resolve(ctx.cwd, &split.1);
+        let target_name = split.1.trim_end_matches('/').to_string();
         let target_is_dir = stat(&*ctx.fs, &target)
             .await
             .is_some_and(|m| m.file_type.is_dir());
+        if parsed.has('D') && !target_is_dir {
+            let message = format!(
+                "cp: with --parents, the destination must be a directory\n{}",
+                args::usage("cp", "").lines().nth(1).unwrap_or_default()
+            );
+            return Ok(ExecResult::err(format!("{message}\n"), 1));
+        }
         let jobs = match args::jobs("cp", &parsed, split, target_is_dir) {
             Ok(j) => j,
             Err(message) => return Ok(ExecResult::err(message, 1)),
@@ -120,6 +131,17 @@ impl bashkit::Builtin for Cp {
         };
         for job in &jobs {
             let from = args::resolve(ctx.cwd, &job.source);
+            if parsed.has('D') {
+                // `--parents`: the source's path, as written, is recreated below
+                // the target directory.
+                let dest = format!("{target_name}/{}", job.source.trim_start_matches('/'));
+                let to = args::resolve(ctx.cwd, &dest);
+                if let Some(parent) = to.parent() {
+                    let _ = ctx.fs.mkdir(parent, true).await;
+                }
+                copy.node(from, to, (job.source.clone(), dest), true).await;
+                continue;
+            }
             let to = args::resolve(ctx.cwd, &job.dest);
             let names = (job.source.clone(), job.dest.clone());
             copy.node(from, to, names, true).await;
