@@ -162,12 +162,9 @@ impl bashkit::Builtin for Unzip {
     }
 }
 
-/// Shell-style pattern match for member names (`*`, `?`, `[...]`).
+/// Whether member `name` matches `pattern`, a shell-style pattern (`*`, `?`,
+/// `[...]`) as unzip takes them; `*` crosses `/`, as in unzip.
 fn matches(pattern: &str, name: &str) -> bool {
-    bashkit_glob(pattern, name)
-}
-
-fn bashkit_glob(pattern: &str, name: &str) -> bool {
     fn go(p: &[char], n: &[char]) -> bool {
         match p.first() {
             None => n.is_empty(),
@@ -410,4 +407,18 @@ async fn write_entry(
         let _ = fs.set_modified_time(target, t).await;
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_patterns() {
+        assert!(matches("docs/*.md", "docs/design/a.md"));
+        assert!(matches("d?c[a-z]", "doce"));
+        assert!(!matches("d?c[!a-z]", "doce"));
+        assert!(matches("exact.txt", "exact.txt"));
+        assert!(!matches("exact.txt", "exact.txt2"));
+    }
 }

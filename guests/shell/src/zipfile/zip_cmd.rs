@@ -86,6 +86,8 @@ struct Run<'c> {
     fs: &'c dyn FileSystem,
     opts: Options,
     tz: Option<String>,
+    /// The archive itself, which a tree being added may hold: never added to itself.
+    archive_path: PathBuf,
     entries: Vec<Entry>,
     out: String,
     err: String,
@@ -145,6 +147,9 @@ impl Run<'_> {
             children.sort_by(|a, b| a.name.cmp(&b.name));
             for child in children {
                 let child_path = path.join(&child.name);
+                if child_path == self.archive_path {
+                    continue;
+                }
                 let Some(child_meta) = self.meta(&child_path).await else {
                     continue;
                 };
@@ -165,6 +170,7 @@ impl bashkit::Builtin for Zip {
         let mut run = Run {
             fs: &*ctx.fs,
             tz: ctx.env.get("TZ").cloned(),
+            archive_path: resolve(ctx.cwd, &opts.archive),
             entries: Vec::new(),
             out: String::new(),
             err: String::new(),
@@ -185,7 +191,7 @@ impl bashkit::Builtin for Zip {
                 None => {}
             }
         }
-        let archive_path = resolve(ctx.cwd, &run.opts.archive);
+        let archive_path = run.archive_path.clone();
         if !matched {
             let message = format!("\nzip error: Nothing to do! ({})\n", run.opts.archive);
             run.out.push_str(&message);
