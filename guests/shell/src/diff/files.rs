@@ -9,6 +9,7 @@ use super::compare::{self, Change};
 use super::lines::{self, Text};
 use super::options::{Format, Ignore};
 use super::render::{self, Marked};
+use super::side_by_side;
 
 /// One side of a comparison: the name shown, and where the bytes come from.
 pub struct Side<'a> {
@@ -75,7 +76,7 @@ impl Run {
         }
         let (ta, tb) = (Text::split(&a), Text::split(&b));
         let context = match self.opts.format {
-            Format::Normal => 0,
+            Format::Normal | Format::SideBySide => 0,
             Format::Unified(n) | Format::Context(n) => n,
         };
         let marked = marked_changes(&ta, &tb, &self.opts.ignore, context);
@@ -104,6 +105,14 @@ impl Run {
         let mut out = std::mem::take(&mut self.out);
         match self.opts.format {
             Format::Normal => render::normal(&mut out, a, b, marked),
+            Format::SideBySide => {
+                let layout = side_by_side::Layout {
+                    width: self.opts.width,
+                    suppress_common: self.opts.suppress_common,
+                    left_column: self.opts.left_column,
+                };
+                side_by_side::render(&mut out, a, b, marked, &layout);
+            }
             Format::Unified(n) => {
                 self.header(&mut out, heads, ["---", "+++"]);
                 render::unified(&mut out, a, b, &render::hunks(marked, n), n);

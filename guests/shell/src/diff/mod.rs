@@ -1,4 +1,5 @@
-//! `diff`, GNU's: normal, unified (`-u`, `-U N`) and context (`-c`, `-C N`) output,
+//! `diff`, GNU's: normal, unified (`-u`, `-U N`), context (`-c`, `-C N`) and
+//! side-by-side (`-y`, `-W N`) output,
 //! `-q`, `-s`, `-r`, `-N`, the white-space and blank-line options (`-w -b -Z -E -B
 //! -i --strip-trailing-cr`), `-a`, `--label`, and a directory against a directory
 //! or a file. bashkit's `diff` has only `-u` and `-q` and no directories.
@@ -11,6 +12,7 @@ mod files;
 mod lines;
 mod options;
 mod render;
+mod side_by_side;
 mod tree;
 
 use std::path::{Path, PathBuf};
@@ -115,6 +117,7 @@ mod against_gnu {
     use super::lines::Text;
     use super::options::Ignore;
     use super::render;
+    use super::side_by_side;
 
     fn gnu(args: &[&str], a: &[u8], b: &[u8]) -> Option<Vec<u8>> {
         let dir = std::env::temp_dir().join(format!("guest-diff-{}", std::process::id()));
@@ -149,7 +152,7 @@ mod against_gnu {
             *seed ^= *seed << 17;
             *seed
         };
-        let words: [&[u8]; 5] = [b"a", b"b", b"c", b"", b"d d"];
+        let words: [&[u8]; 5] = [b"a", b"b", b"c", b"", b"d\td"];
         let n = next() % 31;
         let mut out = Vec::new();
         for _ in 0..n {
@@ -202,6 +205,21 @@ mod against_gnu {
             let marked = marked_changes(&ta, &tb, &plain, 1);
             render::context(&mut ctx, &ta, &tb, &render::hunks(&marked, 1), 1);
             assert_eq!(ctx, after_header(&context), "round {round} -C1");
+            let sides = gnu(&["-y"], &a, &b).unwrap();
+            let mut ours_y = Vec::new();
+            let layout = side_by_side::Layout {
+                width: 130,
+                suppress_common: false,
+                left_column: false,
+            };
+            side_by_side::render(
+                &mut ours_y,
+                &ta,
+                &tb,
+                &marked_changes(&ta, &tb, &plain, 0),
+                &layout,
+            );
+            assert_eq!(ours_y, sides, "round {round} -y: {a:?} {b:?}");
             let normal_b = gnu(&["-B"], &a, &b).unwrap();
             assert_eq!(
                 ours(None, &blank, &a, &b),

@@ -9,6 +9,8 @@ pub enum Format {
     Unified(usize),
     /// `-c`/`-C N`: `***` hunks with N lines of context.
     Context(usize),
+    /// `-y`: two columns.
+    SideBySide,
 }
 
 /// Which differences between lines do not count.
@@ -44,6 +46,11 @@ pub struct Options {
     pub new_file: bool,
     /// `-a`: compare binary files as text.
     pub text: bool,
+    /// `-W N`: the line width of `-y` output.
+    pub width: usize,
+    /// `--suppress-common-lines`, `--left-column` (for `-y`).
+    pub suppress_common: bool,
+    pub left_column: bool,
     /// `--label`, at most two: the names shown in unified/context headers.
     pub labels: Vec<String>,
     /// The option words as given, for the `diff -r ...` line before each pair
@@ -70,6 +77,9 @@ impl Options {
             recursive: false,
             new_file: false,
             text: false,
+            width: 130,
+            suppress_common: false,
+            left_column: false,
             labels: Vec::new(),
             switches: Vec::new(),
             operands: Vec::new(),
@@ -120,7 +130,7 @@ impl Options {
             while k < flags.len() {
                 let c = flags[k];
                 k += 1;
-                if matches!(c, 'U' | 'C') {
+                if matches!(c, 'U' | 'C' | 'W') {
                     let rest: String = flags[k..].iter().collect();
                     let value = if rest.is_empty() {
                         let v = args.get(i).cloned().ok_or_else(|| {
@@ -132,11 +142,11 @@ impl Options {
                         rest
                     };
                     let n = context_count(&value)?;
-                    o.format = if c == 'U' {
-                        Format::Unified(n)
-                    } else {
-                        Format::Context(n)
-                    };
+                    match c {
+                        'U' => o.format = Format::Unified(n),
+                        'C' => o.format = Format::Context(n),
+                        _ => o.width = n,
+                    }
                     break;
                 }
                 o.short(c)?;
@@ -149,6 +159,7 @@ impl Options {
         match c {
             'u' => self.format = Format::Unified(3),
             'c' => self.format = Format::Context(3),
+            'y' => self.format = Format::SideBySide,
             'q' => self.brief = true,
             's' => self.report_identical = true,
             'r' => self.recursive = true,
@@ -187,6 +198,7 @@ impl Options {
             "ignore-case" => Some('i'),
             "ignore-blank-lines" => Some('B'),
             "minimal" | "speed-large-files" => Some('d'),
+            "side-by-side" => Some('y'),
             _ => None,
         };
         if let Some(c) = short {
@@ -195,6 +207,9 @@ impl Options {
         match name {
             "strip-trailing-cr" => self.ignore.trailing_cr = true,
             "label" => self.labels.push(value()?),
+            "width" => self.width = context_count(&value()?)?,
+            "suppress-common-lines" => self.suppress_common = true,
+            "left-column" => self.left_column = true,
             "color" | "no-dereference" => {}
             _ => return Err(format!("diff: unrecognized option '--{name}'\n{TRY_HELP}")),
         }
