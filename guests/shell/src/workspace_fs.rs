@@ -101,8 +101,10 @@ pub(crate) fn metadata(stat: &NodeStat) -> Metadata {
     }
 }
 
-/// Run a mutation of `path`; if it failed because `/tmp` does not exist yet, create
-/// `/tmp` and try once more.
+/// Run a mutation of `path`; if it failed because a directory the guest makes up
+/// (`/tmp`, or `/usr/bin` and `/bin` of the command stubs) does not exist in the
+/// workspace yet, create it for real and try once more. (`mkdir -p /usr/bin` sees
+/// the made-up one and does nothing, so the first write below it lands here.)
 pub(crate) fn with_tmp<T>(
     path: &str,
     op: impl Fn() -> std::result::Result<T, FsError>,
@@ -111,8 +113,23 @@ pub(crate) fn with_tmp<T>(
         Err(e) if fs_errors::is_not_found(&e) && is_under_tmp(path) && create_tmp() => {
             op().map_err(fs_errors::convert)
         }
+        Err(e) if fs_errors::is_not_found(&e) && create_bin_dir(path) => {
+            op().map_err(fs_errors::convert)
+        }
         other => other.map_err(fs_errors::convert),
     }
+}
+
+/// Create the made-up stub directory `path` is directly in, if the workspace lacks
+/// it; whether it was created.
+fn create_bin_dir(path: &str) -> bool {
+    let parent = match path.rsplit_once('/') {
+        Some(("", _)) | None => return false,
+        Some((parent, _)) => parent,
+    };
+    crate::bin_stubs::is_dir(parent)
+        && matches!(fs::lstat(parent), Err(e) if fs_errors::is_not_found(&e))
+        && fs::mkdir(parent, true, None).is_ok()
 }
 
 /// Create `/tmp` if it is missing; whether it was created.
