@@ -213,7 +213,7 @@ fn python3_in_shell_scripts_shares_files_and_pipes() {
     ]);
     assert_eq!(
         out,
-        "3\n2\nX5\nfrom python\nexit 7\nshebang ['z']\nTrue True\npython3\npython too\n"
+        "3\n2\nX5\nfrom python\nexit 7\nshebang ['z']\nTrue True\n/usr/bin/python3\npython too\n"
     );
     // The workspace got no bytecode.
     let listing = ws.ok(&["fs", "find", "/d", "**"]);

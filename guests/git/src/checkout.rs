@@ -22,7 +22,7 @@ pub fn dirty_paths(repo: &mut Repo, index: &Index, from: &Files) -> Result<Vec<S
     for (path, e) in index.entries.iter().filter(|((_, s), _)| *s == 0) {
         let staged_differs = from.get(&path.0).map(|(m, id)| (*m, *id)) != Some((e.mode, e.id));
         let full = repo.work_tree.join(&path.0);
-        let work_differs = match std::fs::symlink_metadata(&full) {
+        let work_differs = match crate::meta::lstat(&full) {
             Err(_) => true,
             Ok(meta) => {
                 let stat = index::stat_of(&meta);
@@ -59,16 +59,26 @@ pub fn write_file(
         }
         std::fs::create_dir_all(dir)?;
     }
-    if let Ok(meta) = std::fs::symlink_metadata(&full)
+    if let Ok(meta) = crate::meta::lstat(&full)
         && meta.is_dir()
     {
         std::fs::remove_dir_all(&full)?;
     }
     let data = repo.odb.must_read(id)?.data;
-    // Symlinks are checked out as files holding their target, as git does
-    // with `core.symlinks=false`: std has no stable symlink call on WASI.
-    std::fs::write(&full, &data)?;
-    let meta = std::fs::symlink_metadata(&full)?;
+    if crate::meta::lstat(&full).is_ok_and(|m| m.is_symlink()) {
+        std::fs::remove_file(&full)?;
+    }
+    // Outside the workspace (std has no stable symlink call on WASI)
+    // symlinks become files holding their target, as with core.symlinks=false.
+    if mode != 0o120000 || !crate::meta::symlink(&data, &full)? {
+        std::fs::write(&full, &data)?;
+    }
+    let mut meta = crate::meta::lstat(&full)?;
+    // Only a file whose bits disagree with git's mode costs a chmod.
+    if meta.mode.is_some() && !meta.is_symlink() && crate::worktree::mode_of(&meta) != mode {
+        crate::meta::set_mode(&full, mode);
+        meta = crate::meta::lstat(&full)?;
+    }
     index.insert(
         path,
         Staged {
@@ -187,7 +197,7 @@ pub fn switch_trees(
             let full = repo.work_tree.join(path);
             if e.id == *id
                 && e.mode == *mode
-                && std::fs::symlink_metadata(&full).is_ok_and(|m| {
+                && crate::meta::lstat(&full).is_ok_and(|m| {
                     let s = index::stat_of(&m);
                     s.size == e.stat.size && s.mtime == e.stat.mtime && e.stat.mtime.secs != 0
                 })

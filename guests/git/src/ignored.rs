@@ -37,19 +37,12 @@ struct Holds {
 }
 
 fn entries(work_tree: &Path, dir: &str) -> Vec<(String, bool)> {
-    let Ok(read) = std::fs::read_dir(work_tree.join(dir)) else {
-        return Vec::new();
-    };
-    let mut names: Vec<(String, bool)> = read
-        .flatten()
-        .filter_map(|e| {
-            let meta = e.metadata().ok()?;
-            Some((e.file_name().to_string_lossy().into_owned(), meta.is_dir()))
-        })
+    crate::meta::list(&work_tree.join(dir))
+        .unwrap_or_default()
+        .into_iter()
         .filter(|(n, _)| n != ".git")
-        .collect();
-    names.sort();
-    names
+        .map(|(n, m)| (n, m.is_dir()))
+        .collect()
 }
 
 fn visit(

@@ -146,24 +146,18 @@ impl Index {
 }
 
 /// The stat data git keeps for a file, from its metadata.
-pub fn stat_of(meta: &std::fs::Metadata) -> Stat {
-    let time = |t: std::io::Result<std::time::SystemTime>| {
-        let d = t
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .unwrap_or_default();
-        gix_index::entry::stat::Time {
-            secs: d.as_secs() as u32,
-            nsecs: d.subsec_nanos(),
-        }
+pub fn stat_of(meta: &crate::meta::Meta) -> Stat {
+    let time = gix_index::entry::stat::Time {
+        secs: meta.mtime.0 as u32,
+        nsecs: meta.mtime.1,
     };
     Stat {
-        mtime: time(meta.modified()),
-        ctime: time(meta.modified()),
+        mtime: time,
+        ctime: time,
         dev: 0,
         ino: 0,
         uid: 0,
         gid: 0,
-        size: meta.len() as u32,
+        size: meta.size as u32,
     }
 }

@@ -9,6 +9,7 @@ mod blame;
 mod checkout;
 mod cmd;
 mod color;
+mod combined;
 mod config;
 mod diff;
 mod error;
@@ -16,6 +17,7 @@ mod ident;
 mod ignored;
 mod index;
 mod merge3;
+mod meta;
 mod objects;
 mod odb;
 mod pack;
@@ -33,6 +35,7 @@ wit_bindgen::generate!({
         package computer:git;
         world git {
             import wasi:cli/exit@0.2.12;
+            import computer:workspace/fs@0.1.0;
         }
     ",
     path: "../../wit",

@@ -113,7 +113,7 @@ impl Odb {
     }
 
     pub fn read(&mut self, id: &ObjectId) -> Result<Option<Object>> {
-        if let Ok(raw) = fs::read(self.loose_path(id)) {
+        if let Ok(raw) = crate::meta::read(&self.loose_path(id)) {
             return parse_loose(id, &raw).map(Some);
         }
         for i in 0..self.packs()?.len() {
@@ -158,27 +158,42 @@ impl Odb {
     /// Writes `data` as a loose object (unless it exists); its id.
     pub fn write(&mut self, kind: Kind, data: &[u8]) -> Result<ObjectId> {
         let id = hash(kind, data);
+        let mut z = ZlibEncoder::new(Vec::new(), Compression::new(1));
+        z.write_all(format!("{} {}\0", kind.name(), data.len()).as_bytes())?;
+        z.write_all(data)?;
+        let bytes = z.finish()?;
+        let path = self.loose_path(&id);
+        // In the workspace: one exclusive write (an existing object is
+        // left as it is), instead of a lookup, a temporary file and a rename.
+        if self.packs()?.iter().all(|p| p.find(&id).is_none())
+            && let Some(made) = crate::meta::create_whole(&path, &bytes)
+        {
+            made?;
+            self.remember_loose(&id);
+            return Ok(id);
+        }
         if self.contains(&id)? {
             return Ok(id);
         }
-        let path = self.loose_path(&id);
         let dir = path.parent().expect("objects/xx").to_owned();
         if !self.made_dirs.contains(&dir) {
             fs::create_dir_all(&dir)?;
             self.made_dirs.insert(dir.clone());
         }
-        let mut z = ZlibEncoder::new(Vec::new(), Compression::new(1));
-        z.write_all(format!("{} {}\0", kind.name(), data.len()).as_bytes())?;
-        z.write_all(data)?;
-        let bytes = z.finish()?;
         let tmp = dir.join(format!("tmp_obj_{}", &id.to_string()[2..10]));
         fs::write(&tmp, bytes)?;
         fs::rename(&tmp, &path)?;
+        self.remember_loose(&id);
+        Ok(id)
+    }
+
+    fn remember_loose(&mut self, id: &ObjectId) {
         let hex = id.to_string();
-        if let Some(names) = self.loose_names.get_mut(&hex[..2]) {
+        if let Some(names) = self.loose_names.get_mut(&hex[..2])
+            && !names.iter().any(|n| n == &hex[2..])
+        {
             names.push(hex[2..].to_owned());
         }
-        Ok(id)
     }
 
     /// Every object id starting with `prefix` (hex), loose and packed.

@@ -279,6 +279,11 @@ impl Repo {
             };
             return self.rev_base(&prev);
         }
+        if let Some((base, n)) = name.strip_suffix('}').and_then(|r| r.rsplit_once("@{"))
+            && let Ok(n) = n.parse::<usize>()
+        {
+            return Ok(self.reflog_entry(base, n));
+        }
         if matches!(
             name,
             "ORIG_HEAD" | "MERGE_HEAD" | "FETCH_HEAD" | "CHERRY_PICK_HEAD"
@@ -308,6 +313,28 @@ impl Repo {
             };
         }
         Ok(None)
+    }
+
+    /// `REF@{N}`: the value `REF` had N moves ago, from its reflog (0 is
+    /// now; `stash@{N}` is the Nth stash).
+    fn reflog_entry(&self, base: &str, n: usize) -> Option<ObjectId> {
+        let full = match base {
+            "" | "HEAD" | "@" => "HEAD".to_owned(),
+            b if b.starts_with("refs/") => b.to_owned(),
+            b => [
+                "refs/{b}",
+                "refs/heads/{b}",
+                "refs/tags/{b}",
+                "refs/remotes/{b}",
+            ]
+            .iter()
+            .map(|f| f.replace("{b}", b))
+            .find(|f| self.resolve_ref(f).is_some())?,
+        };
+        let text = std::fs::read_to_string(self.git_dir.join("logs").join(&full)).ok()?;
+        let line = text.lines().rev().nth(n)?;
+        let new = line.split(' ').nth(1)?;
+        ObjectId::from_hex(new.as_bytes()).ok()
     }
 
     /// What an annotated tag object points to (without reading packs

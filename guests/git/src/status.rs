@@ -125,14 +125,14 @@ pub fn compute(repo: &mut Repo, index: &Index, untracked: Untracked) -> Result<C
     } else {
         Vec::new()
     };
-    let walked: std::collections::HashMap<&str, &std::fs::Metadata> =
+    let walked: std::collections::HashMap<&str, &crate::meta::Meta> =
         files.iter().map(|f| (f.path.as_str(), &f.meta)).collect();
     let mut unstaged = Vec::new();
     for (path, entry) in index.entries.iter().filter(|((_, s), _)| *s == 0) {
         let found = match walked.get(path.0.as_str()) {
             Some(m) => Ok((*m).clone()),
             // Not walked (ignored but tracked, or no walk): ask.
-            None => std::fs::symlink_metadata(repo.work_tree.join(&path.0)),
+            None => crate::meta::lstat(repo.work_tree.join(&path.0)),
         };
         let Ok(meta) = found else {
             unstaged.push(('D', path.0.clone()));
@@ -140,6 +140,10 @@ pub fn compute(repo: &mut Repo, index: &Index, untracked: Untracked) -> Result<C
         };
         if meta.is_dir() {
             unstaged.push(('D', path.0.clone()));
+            continue;
+        }
+        if worktree::mode_seen(&meta, entry.mode) != entry.mode {
+            unstaged.push(('M', path.0.clone()));
             continue;
         }
         let stat = crate::index::stat_of(&meta);

@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::meta::Meta;
+
 use gix_glob::Pattern;
 use gix_glob::pattern::Case;
 use gix_glob::wildmatch::Mode as Wild;
@@ -104,7 +106,7 @@ impl Ignores {
 /// A file of the work tree.
 pub struct WorkFile {
     pub path: String,
-    pub meta: std::fs::Metadata,
+    pub meta: Meta,
 }
 
 /// Files under `dir` (a repository path, `""` for all), sorted, with the
@@ -134,20 +136,9 @@ fn walk_dir(
     } else {
         ignores.add_dir(work_tree, dir)
     };
-    let Ok(entries) = std::fs::read_dir(work_tree.join(dir)) else {
+    let Ok(names) = crate::meta::list(&work_tree.join(dir)) else {
         return Ok(());
     };
-    let mut names: Vec<(String, std::fs::Metadata)> = entries
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            // DirEntry::metadata is one stat-at (no symlink follow) where
-            // symlink_metadata(path) asks for the hash too.
-            let meta = e.metadata().ok()?;
-            Some((name, meta))
-        })
-        .collect();
-    names.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, meta) in names {
         if name == ".git" {
             continue;
@@ -169,28 +160,40 @@ fn walk_dir(
     Ok(())
 }
 
-/// The mode git records for a new file. wasi:filesystem shows no
-/// permission bits, so this git works as `core.fileMode=false` does: a file
-/// already staged keeps its mode (callers see to that), a new one is 644.
-pub fn mode_of(meta: &std::fs::Metadata) -> u32 {
-    if meta.file_type().is_symlink() {
+/// The mode git records for a file: 755 when its owner may execute it
+/// (inside the workspace, whose modes are real), else 644. Where modes are
+/// unknown (wasi:filesystem's `/tmp`) callers keep a staged file's mode.
+/// The mode git sees for a work-tree file staged with mode `staged`: its
+/// own, or `staged` where modes are unknown (as with core.fileMode=false).
+pub fn mode_seen(meta: &Meta, staged: u32) -> u32 {
+    if meta.mode.is_none() && !meta.is_symlink() && staged != 0o120000 {
+        staged
+    } else {
+        mode_of(meta)
+    }
+}
+
+pub fn mode_of(meta: &Meta) -> u32 {
+    if meta.is_symlink() {
         0o120000
+    } else if meta.executable() {
+        0o100755
     } else {
         0o100644
     }
 }
 
 /// The blob content git stores for a work-tree file.
-pub fn content(work_tree: &Path, path: &str, meta: &std::fs::Metadata) -> Result<Vec<u8>> {
+pub fn content(work_tree: &Path, path: &str, meta: &Meta) -> Result<Vec<u8>> {
     let full = work_tree.join(path);
-    if meta.file_type().is_symlink() {
+    if meta.is_symlink() {
         let target = std::fs::read_link(&full)?;
         return Ok(target.to_string_lossy().into_owned().into_bytes());
     }
     Ok(std::fs::read(full)?)
 }
 
-pub fn blob_id(work_tree: &Path, path: &str, meta: &std::fs::Metadata) -> Result<ObjectId> {
+pub fn blob_id(work_tree: &Path, path: &str, meta: &Meta) -> Result<ObjectId> {
     Ok(odb::hash(Kind::Blob, &content(work_tree, path, meta)?))
 }
 

@@ -13,11 +13,14 @@ use std::sync::Arc;
 use crate::aliases;
 use crate::cat::Cat;
 use crate::chmod::Chmod;
+use crate::diff::Diff;
+use crate::fileops::{Cp, Mv};
 use crate::ls::Ls;
 use crate::realpath::Realpath;
 use crate::stat::Stat;
 use crate::wc::Wc;
 use crate::workspace_fs::WorkspaceFs;
+use crate::zipfile::{Unzip, Zip};
 
 /// bashkit commands that are turned off, and why.
 pub const DISABLED: &[(&str, &str)] = &[
@@ -40,6 +43,11 @@ pub fn replacements(fs: &Arc<WorkspaceFs>) -> Vec<(&'static str, Box<dyn bashkit
         ("chmod", Box::new(Chmod { fs: fs.clone() })),
         ("stat", Box::new(Stat { fs: fs.clone() })),
         ("realpath", Box::new(Realpath)),
+        ("diff", Box::new(Diff)),
+        ("cp", Box::new(Cp)),
+        ("mv", Box::new(Mv)),
+        ("zip", Box::new(Zip)),
+        ("unzip", Box::new(Unzip)),
         ("zcat", Box::new(aliases::ZCAT)),
     ]
 }

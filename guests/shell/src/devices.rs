@@ -10,9 +10,13 @@
 //! - `/dev` and `/tmp` as directories when the workspace has none. `/tmp` is created
 //!   for real by the first write below it (see `workspace_fs::with_tmp`).
 //!
+//! - `/usr/bin/NAME`, `/bin/NAME` and their directories for the shell's commands
+//!   (see `bin_stubs`), when the workspace has none.
+//!
 //! Every lookup the guest makes (its `FileSystem` and its own commands) goes through
 //! `stat` and `readdir` here, so they all agree.
 
+use crate::bin_stubs;
 use crate::computer::workspace::fs::{self, FsError, NodeKind, NodeStat};
 use crate::fs_errors;
 
@@ -107,14 +111,27 @@ pub fn stat(path: &str, follow: bool) -> Result<NodeStat, FsError> {
     match found {
         Err(e) if fs_errors::is_not_found(&e) && path == TMP => Ok(dir_stat("tmp", TMP_MODE)),
         Err(e) if fs_errors::is_not_found(&e) && path == DEV => Ok(dir_stat("dev", 0o755)),
+        Err(e) if fs_errors::is_not_found(&e) => made_up_bin(path).ok_or(e),
         other => other,
     }
+}
+
+/// A command stub or one of its directories, for a path the workspace lacks.
+fn made_up_bin(path: &str) -> Option<NodeStat> {
+    if bin_stubs::is_dir(path) {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        return Some(dir_stat(name, 0o755));
+    }
+    bin_stubs::command_at(path).map(bin_stubs::stat)
 }
 
 /// The entries of a directory, sorted by name.
 pub fn readdir(path: &str) -> Result<Vec<NodeStat>, FsError> {
     let mut entries = match fs::readdir(path, 0, None) {
         Err(e) if fs_errors::is_not_found(&e) && (path == TMP || path == DEV) => Vec::new(),
+        Err(e) if fs_errors::is_not_found(&e) && bin_stubs::is_dir(path) => {
+            bin_stubs::listing(path)
+        }
         other => other?,
     };
     if path == DEV {

@@ -13,23 +13,30 @@ wit_bindgen::generate!({
 
 mod aliases;
 mod appends;
+mod bin_stubs;
 mod calendar;
 mod cat;
 mod chmod;
 mod commands;
 mod devices;
+mod diff;
+mod fileops;
 mod fs_errors;
 mod limits;
+mod local_time;
 mod ls;
 mod modes;
 mod output;
+mod printf_nul;
 mod realpath;
 mod run;
 mod stat;
 mod streaming;
+mod unavailable;
 mod wc;
 mod workspace_commands;
 mod workspace_fs;
+mod zipfile;
 
 struct Runner;
 

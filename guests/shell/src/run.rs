@@ -120,7 +120,9 @@ fn build_shell(
         .session_limits(Limits::session())
         // The workspace is the whole filesystem: no synthetic /etc, /proc or /usr/bin.
         .rootfs(false)
-        .builtin_filter(commands::keep);
+        .builtin_filter(commands::keep)
+        .command_resolver(Arc::new(crate::unavailable::Resolver))
+        .before_tool(crate::printf_nul::hook());
     for (key, value) in env {
         builder = builder.env(key, value);
     }
@@ -134,6 +136,7 @@ fn build_shell(
         builder = builder.command(name, WorkspaceCommand { fs: fs.clone() });
     }
     let mut bash = builder.build();
+    crate::bin_stubs::install(bash.builtin_names());
     // bashkit sets and exports `USER` for the virtual identity, over a given one, and
     // defaults `HOME` to a directory the workspace lacks; bash exports neither unless
     // it was given them.

@@ -34,6 +34,9 @@ const READ_CHUNK: u64 = 4 << 20;
 /// The smallest range tried when the host refuses a range as too big (`efbig`).
 const MIN_READ_CHUNK: u64 = 64 << 10;
 
+/// The size a directory reports to bashkit.
+const DIR_SIZE: u64 = 4096;
+
 pub struct WorkspaceFs {
     appends: Appends,
 }
@@ -83,17 +86,25 @@ pub(crate) fn metadata(stat: &NodeStat) -> Metadata {
         NodeKind::Directory => FileType::Directory,
         NodeKind::Symlink => FileType::Symlink,
     };
+    // A directory has the size of its first block, as on ext4, so `[[ -s dir ]]`
+    // (bashkit's `[[` tests the size) holds as in bash.
+    let size = match stat.kind {
+        NodeKind::Directory => stat.size.max(DIR_SIZE),
+        _ => stat.size,
+    };
     Metadata {
         file_type,
-        size: stat.size,
+        size,
         mode: stat.mode,
         modified: to_time(stat.mtime_ns),
         created: to_time(stat.mtime_ns),
     }
 }
 
-/// Run a mutation of `path`; if it failed because `/tmp` does not exist yet, create
-/// `/tmp` and try once more.
+/// Run a mutation of `path`; if it failed because a directory the guest makes up
+/// (`/tmp`, or `/usr/bin` and `/bin` of the command stubs) does not exist in the
+/// workspace yet, create it for real and try once more. (`mkdir -p /usr/bin` sees
+/// the made-up one and does nothing, so the first write below it lands here.)
 pub(crate) fn with_tmp<T>(
     path: &str,
     op: impl Fn() -> std::result::Result<T, FsError>,
@@ -102,8 +113,23 @@ pub(crate) fn with_tmp<T>(
         Err(e) if fs_errors::is_not_found(&e) && is_under_tmp(path) && create_tmp() => {
             op().map_err(fs_errors::convert)
         }
+        Err(e) if fs_errors::is_not_found(&e) && create_bin_dir(path) => {
+            op().map_err(fs_errors::convert)
+        }
         other => other.map_err(fs_errors::convert),
     }
+}
+
+/// Create the made-up stub directory `path` is directly in, if the workspace lacks
+/// it; whether it was created.
+fn create_bin_dir(path: &str) -> bool {
+    let parent = match path.rsplit_once('/') {
+        Some(("", _)) | None => return false,
+        Some((parent, _)) => parent,
+    };
+    crate::bin_stubs::is_dir(parent)
+        && matches!(fs::lstat(parent), Err(e) if fs_errors::is_not_found(&e))
+        && fs::mkdir(parent, true, None).is_ok()
 }
 
 /// Create `/tmp` if it is missing; whether it was created.
@@ -112,6 +138,12 @@ fn create_tmp() -> bool {
         Err(e) if fs_errors::is_not_found(&e) => fs::mkdir(TMP, false, Some(TMP_MODE)).is_ok(),
         _ => false,
     }
+}
+
+/// Whether `path` is a command stub the workspace does not shadow.
+fn is_stub(path: &str) -> bool {
+    crate::bin_stubs::command_at(path).is_some()
+        && matches!(fs::lstat(path), Err(e) if fs_errors::is_not_found(&e))
 }
 
 /// Read a whole file in ranges of at most `READ_CHUNK` bytes.
@@ -161,7 +193,13 @@ impl FileSystem for WorkspaceFs {
             return Ok(device.read());
         }
         self.settle();
-        read_all(&p)
+        match read_all(&p) {
+            Err(_) if is_stub(&p) => {
+                let name = crate::bin_stubs::command_at(&p).unwrap_or_default();
+                Ok(crate::bin_stubs::content(name))
+            }
+            other => other,
+        }
     }
 
     async fn write_file(&self, path: &Path, content: &[u8]) -> Result<()> {
@@ -238,7 +276,7 @@ impl FileSystem for WorkspaceFs {
             return Ok(true);
         }
         self.settle();
-        match fs::lstat(&p) {
+        match devices::stat(&p, false) {
             Ok(_) => Ok(true),
             Err(e) if matches!(e.code, ErrorCode::Enoent | ErrorCode::Enotdir) => Ok(false),
             Err(e) => Err(fs_errors::convert(e)),

@@ -114,7 +114,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     if force {
         for spec in &specs {
             let full = repo.work_tree.join(spec);
-            if let Ok(meta) = std::fs::symlink_metadata(&full)
+            if let Ok(meta) = crate::meta::lstat(&full)
                 && meta.is_file()
                 && !spec.is_empty()
             {
@@ -147,21 +147,24 @@ pub fn stage(
     repo: &mut Repo,
     index: &mut Index,
     path: &str,
-    meta: &std::fs::Metadata,
+    meta: &crate::meta::Meta,
 ) -> Result<()> {
     let stat = index::stat_of(meta);
+    // Where modes are unknown (outside the workspace) a staged file keeps
+    // its mode, as with core.fileMode=false.
+    let mode = match index.get(path) {
+        Some(e) => worktree::mode_seen(meta, e.mode),
+        None => worktree::mode_of(meta),
+    };
     if let Some(existing) = index.get(path)
         && existing.stat == stat
+        && existing.mode == mode
         && stat.mtime.secs != 0
     {
         return Ok(());
     }
     let data = worktree::content(&repo.work_tree, path, meta)?;
     let id = repo.odb.write(Kind::Blob, &data)?;
-    let mode = match index.get(path) {
-        Some(e) if !meta.file_type().is_symlink() && e.mode != 0o120000 => e.mode,
-        _ => worktree::mode_of(meta),
-    };
     index.insert(
         path,
         Staged {

@@ -200,7 +200,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
 /// `git commit -a`: tracked files as they are in the work tree.
 fn stage_tracked(repo: &mut Repo, index: &mut Index) -> Result<()> {
     for path in index.files().into_keys() {
-        match std::fs::symlink_metadata(repo.work_tree.join(&path)) {
+        match crate::meta::lstat(repo.work_tree.join(&path)) {
             Ok(meta) if !meta.is_dir() => crate::cmd::add::stage(repo, index, &path, &meta)?,
             _ => {
                 index.remove(&path);
@@ -339,6 +339,7 @@ fn common_suffix_dirs(a: &str, b: &str) -> usize {
     last.min(a.len()).min(b.len())
 }
 
+#[derive(Clone)]
 pub enum Change {
     Added(String, u32, ObjectId),
     Deleted(String, u32, ObjectId),

@@ -10,6 +10,7 @@ use gix_hash::ObjectId;
 use crate::Invocation;
 use crate::cmd::add::matches;
 use crate::cmd::commit::{Change, tree_changes};
+use crate::cmd::diff_conflicts;
 use crate::cmd::{split_dashdash, unsupported};
 use crate::color;
 use crate::diff::{self, StatLine};
@@ -23,8 +24,8 @@ use crate::worktree;
 /// Path → (mode, id) with, for the work tree, the content at hand.
 pub type Side = BTreeMap<String, (u32, ObjectId)>;
 
-#[derive(PartialEq)]
-enum Output {
+#[derive(PartialEq, Clone, Copy)]
+pub enum Output {
     Patch,
     Stat,
     NameOnly,
@@ -40,6 +41,8 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     let mut output = Output::Patch;
     let mut context = 3usize;
     let mut exit_code = false;
+    // Unmerged paths: against this stage, or (None) a combined diff.
+    let mut stage: Option<usize> = None;
     let mut revs = Vec::new();
     for a in opts {
         match a.as_str() {
@@ -57,6 +60,10 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                 exit_code = true;
             }
             "--exit-code" => exit_code = true,
+            "--base" | "-1" => stage = Some(1),
+            "--ours" | "-2" => stage = Some(2),
+            "--theirs" | "-3" => stage = Some(3),
+            "--cc" => stage = None,
             "--no-color" | "--no-ext-diff" => {}
             s if s.starts_with("-U") && s[2..].parse::<usize>().is_ok() => {
                 context = s[2..].parse().unwrap_or(3)
@@ -118,6 +125,20 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         // The work tree shows deletions and edits; a rename is a delete
         // and an untracked file there.
         changes = split_renames(changes, &old, &new);
+    }
+    let unmerged = if rev_ids.is_empty() {
+        diff_conflicts::unmerged(&index, &specs)
+    } else {
+        Vec::new()
+    };
+    if !unmerged.is_empty() {
+        let mode = diff_conflicts::Mode {
+            cached,
+            stage,
+            context,
+            exit_code,
+        };
+        return diff_conflicts::run(inv, &mut repo, changes, &unmerged, output, &mode);
     }
     let differs = !changes.is_empty();
     // git diff names paths from the top of the work tree.
@@ -242,7 +263,7 @@ fn stat_table(repo: &mut Repo, a: &Side, b: &Side) -> Result<Vec<u8>> {
 /// The new side of a change: the work tree's file, or the blob.
 fn new_content(repo: &mut Repo, path: &str, id: &ObjectId, worktree: bool) -> Result<Vec<u8>> {
     if worktree {
-        let meta = std::fs::symlink_metadata(repo.work_tree.join(path))?;
+        let meta = crate::meta::lstat(repo.work_tree.join(path))?;
         worktree::content(&repo.work_tree, path, &meta)
     } else {
         Ok(repo.odb.must_read(id)?.data)
@@ -250,7 +271,11 @@ fn new_content(repo: &mut Repo, path: &str, id: &ObjectId, worktree: bool) -> Re
 }
 
 /// One `--stat` line per change (binary files by their sizes).
-fn stat_lines(repo: &mut Repo, changes: &[Change], worktree_new: bool) -> Result<Vec<StatLine>> {
+pub fn stat_lines(
+    repo: &mut Repo,
+    changes: &[Change],
+    worktree_new: bool,
+) -> Result<Vec<StatLine>> {
     let mut lines = Vec::new();
     for c in changes {
         let (name, a, b) = match c {
@@ -314,9 +339,18 @@ fn head_side(repo: &mut Repo, rev: Option<ObjectId>) -> Result<Side> {
 /// The tracked files as they are in the work tree (a missing one is absent).
 fn worktree_side(repo: &Repo, index: &Index) -> Result<Side> {
     let mut out = BTreeMap::new();
+    // An unmerged path's work-tree file (`diff HEAD` compares it).
+    for p in index.conflicted() {
+        if let Ok(meta) = crate::meta::lstat(repo.work_tree.join(&p))
+            && !meta.is_dir()
+        {
+            let id = worktree::blob_id(&repo.work_tree, &p, &meta)?;
+            out.insert(p, (worktree::mode_of(&meta), id));
+        }
+    }
     for (path, e) in index.entries.iter().filter(|((_, s), _)| *s == 0) {
         let full = repo.work_tree.join(&path.0);
-        let Ok(meta) = std::fs::symlink_metadata(&full) else {
+        let Ok(meta) = crate::meta::lstat(&full) else {
             continue;
         };
         if meta.is_dir() {
@@ -329,7 +363,7 @@ fn worktree_side(repo: &Repo, index: &Index) -> Result<Side> {
         } else {
             worktree::blob_id(&repo.work_tree, &path.0, &meta)?
         };
-        out.insert(path.0.clone(), (e.mode, id));
+        out.insert(path.0.clone(), (worktree::mode_seen(&meta, e.mode), id));
     }
     Ok(out)
 }
@@ -350,7 +384,7 @@ fn split_renames(changes: Vec<Change>, old: &Side, new: &Side) -> Vec<Change> {
 
 const ZERO: &str = "0000000";
 
-fn patch(repo: &mut Repo, c: &Change, worktree_new: bool, context: usize) -> Result<Vec<u8>> {
+pub fn patch(repo: &mut Repo, c: &Change, worktree_new: bool, context: usize) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let short = |repo: &mut Repo, id: &ObjectId| repo.abbrev(id);
     match c {
@@ -400,7 +434,11 @@ fn patch(repo: &mut Repo, c: &Change, worktree_new: bool, context: usize) -> Res
             let b = short_id(repo, nid, worktree_new);
             writeln!(out, "diff --git a/{p} b/{p}")?;
             if om != nm {
-                writeln!(out, "old mode {om:06o}\nnew mode {nm:06o}\nindex {a}..{b}")?;
+                writeln!(out, "old mode {om:06o}\nnew mode {nm:06o}")?;
+                // A mode change alone has no index line.
+                if oid != nid {
+                    writeln!(out, "index {a}..{b}")?;
+                }
             } else {
                 writeln!(out, "index {a}..{b} {om:06o}")?;
             }

@@ -227,7 +227,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                 if merged.conflicts == 0 {
                     let id = repo.odb.write(Kind::Blob, &merged.data)?;
                     std::fs::write(repo.work_tree.join(path), &merged.data)?;
-                    let meta = std::fs::symlink_metadata(repo.work_tree.join(path))?;
+                    let meta = crate::meta::lstat(repo.work_tree.join(path))?;
                     index.insert(
                         path,
                         Staged {

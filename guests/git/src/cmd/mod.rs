@@ -10,6 +10,7 @@ mod commit;
 mod commit_diff;
 mod config;
 mod diff;
+mod diff_conflicts;
 mod init;
 mod known_options;
 mod log;

@@ -77,7 +77,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             if let Some(mut e) = index.get(&p).cloned() {
                 index.remove(&p);
                 let new_path = format!("{target}{}", &p[src.len()..]);
-                if let Ok(meta) = std::fs::symlink_metadata(repo.work_tree.join(&new_path)) {
+                if let Ok(meta) = crate::meta::lstat(repo.work_tree.join(&new_path)) {
                     e.stat = crate::index::stat_of(&meta);
                 }
                 index.insert(&new_path, e);

@@ -56,7 +56,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             let staged = index.get(p).map(|e| (e.mode, e.id));
             let in_head = head.get(p).copied();
             let full = repo.work_tree.join(p);
-            let work = match std::fs::symlink_metadata(&full) {
+            let work = match crate::meta::lstat(&full) {
                 Ok(meta) => Some(worktree::blob_id(&repo.work_tree, p, &meta)?),
                 Err(_) => None,
             };
@@ -80,7 +80,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         let mut modified = Vec::new();
         for p in &chosen {
             let full = repo.work_tree.join(p);
-            if let Ok(meta) = std::fs::symlink_metadata(&full) {
+            if let Ok(meta) = crate::meta::lstat(&full) {
                 let staged = index.get(p).map(|e| e.id);
                 if staged != Some(worktree::blob_id(&repo.work_tree, p, &meta)?) {
                     modified.push(p.clone());

@@ -123,6 +123,7 @@ fn pick(repo: &Repo, arg: Option<&String>) -> Result<(ObjectId, String)> {
 
 fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> Result<i32> {
     let mut message = None;
+    let mut untracked = false;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -130,6 +131,8 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
                 i += 1;
                 message = args.get(i).cloned();
             }
+            "-u" | "--include-untracked" => untracked = true,
+            "--no-include-untracked" => untracked = false,
             s => return unsupported("stash", s),
         }
         i += 1;
@@ -140,7 +143,12 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
     let mut index = Index::load(&repo.git_dir)?;
     let head_files = head_files(repo)?;
     let dirty = checkout::dirty_paths(repo, &index, &head_files)?;
-    if dirty.is_empty() {
+    let new_files = if untracked {
+        crate::status::compute(repo, &index, crate::status::Untracked::All)?.untracked
+    } else {
+        Vec::new()
+    };
+    if dirty.is_empty() && new_files.is_empty() {
         writeln!(inv.out, "No local changes to save")?;
         return Ok(0);
     }
@@ -174,7 +182,7 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
     let mut work = Vec::new();
     for (p, m, id) in &staged {
         let full = repo.work_tree.join(p);
-        match std::fs::symlink_metadata(&full) {
+        match crate::meta::lstat(&full) {
             Ok(meta) if !meta.is_dir() => {
                 let data = worktree::content(&repo.work_tree, p, &meta)?;
                 let wid = repo.odb.write(Kind::Blob, &data)?;
@@ -184,13 +192,17 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
         }
     }
     let work_tree = objects::write_trees(&mut repo.odb, &work)?;
+    let mut parents = vec![head, i_id];
+    if !new_files.is_empty() {
+        parents.push(untracked_commit(repo, &new_files, &what, (&author, &who))?);
+    }
     let full_message = match &message {
         Some(m) => format!("On {branch}: {m}"),
         None => format!("WIP on {what}"),
     };
     let w = Commit {
         tree: work_tree,
-        parents: vec![head, i_id],
+        parents,
         author,
         committer: who,
         // git writes the work-tree commit's message without a newline.
@@ -209,6 +221,9 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
         "stash",
     )?;
     index.save(&repo.git_dir)?;
+    for f in &new_files {
+        checkout::remove_file(repo, f);
+    }
     if !quiet {
         writeln!(
             inv.out,
@@ -223,6 +238,9 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
 /// staged, as git's apply does without --index.
 fn apply(repo: &mut Repo, w_id: &ObjectId) -> Result<()> {
     let w = repo.commit(w_id)?;
+    if let Some(u) = w.parents.get(2) {
+        restore_untracked(repo, u)?;
+    }
     let base = match w.parents.first() {
         Some(p) => {
             let t = repo.tree_of(p)?;
@@ -259,7 +277,7 @@ fn apply(repo: &mut Repo, w_id: &ObjectId) -> Result<()> {
         }
         std::fs::write(&full, &data)?;
         if !base.contains_key(path) {
-            let meta = std::fs::symlink_metadata(&full)?;
+            let meta = crate::meta::lstat(&full)?;
             let id = repo.odb.write(Kind::Blob, &data)?;
             index.insert(
                 path,
@@ -308,6 +326,60 @@ fn drop_entry(inv: &mut Invocation, repo: &Repo, n: usize, quiet: bool) -> Resul
     }
     if !quiet {
         writeln!(inv.out, "Dropped refs/stash@{{{n}}} ({dropped_id})")?;
+    }
+    Ok(())
+}
+
+/// `stash -u`'s third parent: a root commit of the untracked files.
+fn untracked_commit(
+    repo: &mut Repo,
+    files: &[String],
+    what: &str,
+    (author, committer): (&str, &str),
+) -> Result<ObjectId> {
+    let mut entries = Vec::new();
+    for p in files {
+        let meta = crate::meta::lstat(repo.work_tree.join(p))?;
+        let data = worktree::content(&repo.work_tree, p, &meta)?;
+        let id = repo.odb.write(Kind::Blob, &data)?;
+        entries.push((p.clone(), worktree::mode_of(&meta), id));
+    }
+    let tree = objects::write_trees(&mut repo.odb, &entries)?;
+    let commit = Commit {
+        tree,
+        parents: Vec::new(),
+        author: author.to_owned(),
+        committer: committer.to_owned(),
+        message: format!("untracked files on {what}\n"),
+    };
+    repo.odb
+        .write(Kind::Commit, &objects::encode_commit(&commit))
+}
+
+/// Puts back a stash's untracked files, refusing (as git does) to
+/// overwrite one that exists again.
+fn restore_untracked(repo: &mut Repo, u: &ObjectId) -> Result<()> {
+    let tree = repo.tree_of(u)?;
+    let files = objects::flatten(&mut repo.odb, &tree)?;
+    let existing: Vec<&String> = files
+        .keys()
+        .filter(|p| crate::meta::lstat(repo.work_tree.join(p)).is_ok())
+        .collect();
+    if !existing.is_empty() {
+        for p in existing {
+            eprintln!("{p} already exists, no checkout");
+        }
+        eprintln!("error: could not restore untracked files from stash");
+        return Err(crate::error::Error::Exit(1));
+    }
+    for (p, (mode, id)) in &files {
+        let full = repo.work_tree.join(p);
+        if let Some(dir) = full.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let data = repo.odb.must_read(id)?.data;
+        std::fs::write(&full, &data)?;
+        crate::meta::set_mode(&full, *mode);
     }
     Ok(())
 }

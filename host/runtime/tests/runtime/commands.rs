@@ -164,7 +164,10 @@ fn command_v_which_type_and_unknown_names() {
         "command -v test_command; which test_command; type test_command >/dev/null && echo typed; \
          command -v nosuch || echo \"none $?\"",
     );
-    assert_eq!(out, "test_command\ntest_command\ntyped\nnone 1\n");
+    assert_eq!(
+        out,
+        "/usr/bin/test_command\n/usr/bin/test_command\ntyped\nnone 1\n"
+    );
     let r = sh(&rt, &ws, "nosuch_cmd --flag");
     assert_eq!(r.exit_code, 127, "{}", describe(&r));
     assert!(s(&r.stderr).contains("nosuch_cmd: command not found"));
