@@ -11,10 +11,17 @@ use crate::output::{Out, time_string};
 
 #[derive(Subcommand, Debug)]
 pub enum NetCommand {
-    /// Allow HTTP to HOST[:PORT] (any port without one); *.example.com allows its subdomains, * every host
+    // The help texts are attributes, not doc comments: rustdoc would read
+    // `[:PORT]` and `[::1]` as links.
+    #[command(
+        about = "Allow HTTP to HOST[:PORT] (any port without one); *.example.com allows its subdomains, * every host"
+    )]
     Allow {
-        /// e.g. api.github.com, 127.0.0.1:8080, [::1]:9000, *.example.com
-        #[arg(value_name = "HOST[:PORT]", required = true)]
+        #[arg(
+            value_name = "HOST[:PORT]",
+            required = true,
+            help = "e.g. api.github.com, 127.0.0.1:8080, [::1]:9000, *.example.com"
+        )]
         entries: Vec<String>,
     },
     /// List the allowed hosts
