@@ -319,6 +319,15 @@ fn digits(n: usize) -> usize {
     n.max(1).to_string().len()
 }
 
+impl Origin {
+    /// The commit's id, all zeros for a line not committed yet.
+    fn hex(&self) -> String {
+        self.commit
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "0".repeat(40))
+    }
+}
+
 fn origin(b: &Blamed, i: usize) -> Origin {
     b.origins[i].clone().unwrap_or(Origin {
         commit: None,
@@ -365,10 +374,7 @@ fn plain(
     let line_w = digits(shown.last().map_or(1, |l| l + 1));
     let orig_w = digits(rows.iter().map(|r| r.1.line).max().unwrap_or(1));
     for (i, o, w) in rows {
-        let hex = o
-            .commit
-            .map(|c| c.to_string())
-            .unwrap_or_else(|| "0".repeat(40));
+        let hex = o.hex();
         let mut out = if w.boundary {
             if opts.blank_boundary {
                 " ".repeat(abbrev)
@@ -436,10 +442,7 @@ fn porcelain(
         for j in 0..n {
             let i = shown[k + j];
             let o = origin(b, i);
-            let hex = o
-                .commit
-                .map(|c| c.to_string())
-                .unwrap_or_else(|| "0".repeat(40));
+            let hex = o.hex();
             if j == 0 {
                 writeln!(inv.out, "{hex} {} {} {n}", o.line, i + 1)?;
             } else {
