@@ -334,3 +334,38 @@ fn error_parsers_reject_malformed_output() {
     assert!(std::panic::catch_unwind(|| parse_error_line(b"error: nope\n")).is_err());
     assert!(std::panic::catch_unwind(|| one_json(b"{} {}")).is_err());
 }
+
+/// `computer audit | head -1`, `computer fs read BIG | head -c 16`: the
+/// reader leaves, and the CLI ends with the status of a process its pipe
+/// reader left (141), saying nothing and with no panic.
+#[test]
+fn a_reader_that_leaves_early_gets_no_panic() {
+    use std::io::Read;
+    let ws = Ws::new();
+    // More than a pipe holds, so that the CLI is still writing when the
+    // reader goes.
+    let big = "0123456789abcdef\n".repeat(64 << 10);
+    ws.run(&["fs", "write", "/big.txt"], &big);
+    for i in 0..3 {
+        ws.run(&["fs", "write", &format!("/{i}.txt")], &big);
+    }
+    for args in [
+        &["fs", "read", "/big.txt"][..],
+        &["fs", "grep", "0123", "/"],
+    ] {
+        let mut child = ws
+            .command(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn computer");
+        let mut stdout = child.stdout.take().expect("stdout");
+        let mut first = [0u8; 16];
+        stdout.read_exact(&mut first).expect("some output");
+        drop(stdout);
+        let out = child.wait_with_output().expect("wait");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(141), "{args:?}: stderr: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: stderr: {stderr}");
+    }
+}

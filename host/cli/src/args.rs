@@ -348,9 +348,14 @@ pub enum FsCommand {
     },
     /// Search file contents
     Grep {
+        /// Text to find (a regular expression with -E)
         pattern: String,
+        /// Directory (searched recursively) or file
         #[arg(default_value = "/")]
         path: String,
+        /// Accepted for grep habits: the search is always recursive
+        #[arg(short = 'r', long = "recursive", hide_short_help = true)]
+        _recursive: bool,
         /// PATTERN is a regular expression (default: literal)
         #[arg(long, short = 'E')]
         regex: bool,

@@ -10,7 +10,15 @@ pub struct CliError {
     pub message: String,
 }
 
+/// The code of a write to a pipe whose reader left (`computer ... | head`).
+pub const EPIPE: &str = "EPIPE";
+
 impl CliError {
+    /// Whether stdout's reader is gone: nothing is worth saying then.
+    pub fn is_broken_pipe(&self) -> bool {
+        self.code == EPIPE
+    }
+
     pub fn invalid(message: impl Into<String>) -> Self {
         CliError {
             code: Errno::EINVAL.as_str().to_owned(),
@@ -39,8 +47,13 @@ impl From<FsError> for CliError {
 
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
+        let code = if e.kind() == std::io::ErrorKind::BrokenPipe {
+            EPIPE
+        } else {
+            Errno::EIO.as_str()
+        };
         CliError {
-            code: Errno::EIO.as_str().to_owned(),
+            code: code.to_owned(),
             message: e.to_string(),
         }
     }

@@ -24,6 +24,7 @@ pub fn run(ws: &Workspace, cmd: FsCommand, out: Out) -> CliResult<u8> {
             context,
             include,
             page,
+            ..
         } => {
             let opts = GrepOptions {
                 regex,

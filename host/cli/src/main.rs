@@ -32,6 +32,7 @@ fn main() -> ExitCode {
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("COMPUTER_LOG"))
         .with_writer(std::io::stderr)
         .init();
+    quiet_broken_pipe();
     let cli = Cli::parse();
     computer_store::set_actor("cli");
     // stdout belongs to the protocol under `mcp`: its errors go to stderr.
@@ -40,11 +41,32 @@ fn main() -> ExitCode {
     };
     match run(cli, out) {
         Ok(code) => code,
+        Err(e) if e.is_broken_pipe() => ExitCode::from(141),
         Err(e) => {
             e.print(out.json);
             ExitCode::from(1)
         }
     }
+}
+
+/// `computer audit | head` closes our stdout early: std's `println!` then
+/// panics with a backtrace. End quietly instead, with the status a shell
+/// reports for a process its pipe reader left (128 + SIGPIPE); the
+/// workspace is SQLite, so an interrupted write transaction rolls back.
+fn quiet_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.starts_with("failed printing to stdout") && text.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info)
+    }));
 }
 
 fn workspace_path(cli: &Cli) -> PathBuf {
