@@ -455,3 +455,19 @@ impl Repo {
         out.join("/")
     }
 }
+
+/// An absolute path with `.` and `..` resolved lexically (what `init`
+/// and `clone` name their directories by; wasi has no realpath here).
+pub fn normalize(p: &std::path::Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::Normal(n) => out.push(n),
+            _ => {}
+        }
+    }
+    out
+}

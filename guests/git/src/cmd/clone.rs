@@ -3,7 +3,7 @@
 //! Objects are copied, branches become `refs/remotes/origin/*`, and the
 //! branch is checked out with its upstream configured, as git's clone.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::Invocation;
 use crate::checkout;
@@ -58,7 +58,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         )));
     }
     let cwd = std::env::current_dir()?;
-    let src = normalize(&cwd.join(&src_arg));
+    let src = crate::repo::normalize(&cwd.join(&src_arg));
     let (src_git, src_top) = if src.join(".git/HEAD").is_file() {
         (src.join(".git"), src.clone())
     } else if src.join("HEAD").is_file() && src.join("objects").is_dir() {
@@ -73,7 +73,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             .unwrap_or_default();
         base.strip_suffix(".git").map(str::to_owned).unwrap_or(base)
     });
-    let dst = normalize(&cwd.join(&name));
+    let dst = crate::repo::normalize(&cwd.join(&name));
     if dst.exists()
         && std::fs::read_dir(&dst)
             .map(|mut d| d.next().is_some())
@@ -165,18 +165,4 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         eprintln!("done.");
     }
     Ok(0)
-}
-
-fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for c in p.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::Normal(n) => out.push(n),
-            _ => {}
-        }
-    }
-    out
 }

@@ -43,7 +43,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         }
         None => cwd,
     };
-    let top = normalize(&top);
+    let top = crate::repo::normalize(&top);
     let git_dir = top.join(".git");
     let shown = format!("{}/", git_dir.display());
     if git_dir.join("HEAD").is_file() {
@@ -87,20 +87,6 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         writeln!(inv.out, "Initialized empty Git repository in {shown}")?;
     }
     Ok(0)
-}
-
-fn normalize(p: &std::path::Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for c in p.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::Normal(n) => out.push(n),
-            _ => {}
-        }
-    }
-    out
 }
 
 use std::io::Write as _;
