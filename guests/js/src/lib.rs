@@ -16,6 +16,7 @@ mod encoding;
 mod event_loop;
 mod fs_native;
 mod loader;
+mod module_native;
 mod modules_ws;
 mod natives;
 mod output;
@@ -23,6 +24,7 @@ mod paths;
 mod report;
 mod run;
 mod state;
+mod timers;
 #[allow(dead_code)] // `wrap` and `filename` are for build.rs
 mod wrap;
 

@@ -5,12 +5,18 @@
 pub const FILES: &[&str] = &[
     "bootstrap",
     "buffer",
+    "cjs",
+    "cjs_lexer",
     "clone",
     "encoding",
+    "esm",
     "events",
     "fs",
     "inspect",
+    "node_cli",
+    "npm",
     "path",
+    "resolve",
     "stdin",
     "util",
 ];

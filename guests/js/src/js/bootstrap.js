@@ -202,7 +202,11 @@ const process = {
   },
   abort() { native.exit(134); },
   hrtime,
-  nextTick(fn, ...args) { queueMicrotask(args.length ? () => fn(...args) : fn); },
+  nextTick(fn, ...args) {
+    checkCallback(fn);
+    if (ticks.length === 0) native.ticksQueued();
+    ticks.push(args.length ? () => fn(...args) : fn);
+  },
   uptime: () => Number(sinceOriginNs()) / 1e9,
   memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
   cpuUsage: () => ({ user: 0, system: 0 }),
@@ -274,9 +278,16 @@ define(globalThis, 'setInterval', function setInterval(fn, ms, ...args) {
   checkCallback(fn);
   return new Timeout(native.setTimer(args.length ? () => fn(...args) : fn, Number(ms) || 0, true));
 });
+class Immediate {
+  constructor(id) { this._id = id; }
+  ref() { return this; }
+  unref() { return this; }
+  hasRef() { return true; }
+  [Symbol.toPrimitive]() { return this._id; }
+}
 define(globalThis, 'setImmediate', function setImmediate(fn, ...args) {
   checkCallback(fn);
-  return new Timeout(native.setTimer(args.length ? () => fn(...args) : fn, 0, false));
+  return new Immediate(native.setImmediate(args.length ? () => fn(...args) : fn));
 });
 function clearTimer(t) {
   if (t !== undefined && t !== null) native.clearTimer(timerId(t));
@@ -284,6 +295,19 @@ function clearTimer(t) {
 define(globalThis, 'clearTimeout', clearTimer);
 define(globalThis, 'clearInterval', clearTimer);
 define(globalThis, 'clearImmediate', clearTimer);
+
+// process.nextTick's queue, run by Rust (`internal.runTicks`) before the microtasks
+// after every callback, as Node's processTicksAndRejections does.
+const ticks = [];
+function runTicks() {
+  let i = 0;
+  try {
+    while (i < ticks.length) ticks[i++]();
+  } finally {
+    ticks.splice(0, i);
+    if (ticks.length) native.ticksQueued();
+  }
+}
 
 const resolved = Promise.resolve();
 // An exception in a microtask is an uncaught exception, as in Node, not a rejection.
@@ -349,6 +373,7 @@ function wsError(raw, module, fn) {
 
 const internal = {
   require,
+  runTicks,
   process,
   formatUncaught(err) {
     const { inspect } = require('inspect');
