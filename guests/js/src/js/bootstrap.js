@@ -184,7 +184,8 @@ const process = {
   argv0: 'js',
   execPath: '/usr/bin/js',
   execArgv: [],
-  versions: { quickjs: '0.10' },
+  version: 'v20.20.2',
+  versions: { node: '20.20.2', quickjs: '0.10' },
   release: { name: 'computer-js' },
   env: native.env(),
   exitCode: undefined,
@@ -371,12 +372,33 @@ function wsError(raw, module, fn) {
   return err;
 }
 
+// As Node prints what ends a process: the line that threw and a caret under it, the
+// error, then the version.
+const CJS_WRAPPER_LENGTH = '(function (exports, require, module, __filename, __dirname) { '.length;
+function nodeUncaught(err, inspect) {
+  let header = '';
+  const stack = err instanceof Error && typeof err.stack === 'string' ? err.stack : '';
+  const frame = /\(?(\/[^():]+):(\d+):(\d+)\)?/.exec(stack);
+  if (frame) {
+    try {
+      const line = native.module.readText(frame[1]).split('\n')[Number(frame[2]) - 1];
+      let col = Number(frame[3]);
+      // CommonJS wraps line 1 in Node's one-line wrapper (js/cjs.js).
+      if (frame[2] === '1' && !frame[1].endsWith('.mjs') && col > CJS_WRAPPER_LENGTH) col -= CJS_WRAPPER_LENGTH;
+      if (line !== undefined) header = `${frame[1]}:${frame[2]}\n${line}\n${' '.repeat(Math.max(0, col - 1))}^\n\n`;
+    } catch {}
+  }
+  const body = err instanceof Error ? inspect(err) : `Uncaught ${inspect(err)}`;
+  return `${header}${body}\n\nNode.js ${process.version}`;
+}
+
 const internal = {
   require,
   runTicks,
   process,
   formatUncaught(err) {
     const { inspect } = require('inspect');
+    if (native.nodeMode) return nodeUncaught(err, inspect);
     if (err instanceof Error) return inspect(err);
     return `Uncaught ${inspect(err)}`;
   },

@@ -7,7 +7,7 @@
 
 const path = require('path');
 
-const VERSION = 'v20.20.2';
+const VERSION = process.version;
 const EXEC_PATH = '/usr/bin/node';
 
 // Options taking a value, as `--opt value` or `--opt=value`.
@@ -141,7 +141,7 @@ function main(argv) {
   }
   const script = o.rest[0];
   if (script === undefined || script === '-') {
-    setProcess(o.rest.slice(script === '-' ? 1 : 0));
+    setProcess(o.rest);
     const text = native.decode(new Uint8Array(native.fs.readStdin()), 'utf8');
     return afterImports(o, () => runSource('[stdin]', text, o));
   }
