@@ -21,6 +21,9 @@ const BYTECODE: &[(&str, &[u8])] = &[
         "buffer",
         include_bytes!(concat!(env!("OUT_DIR"), "/buffer.qbc")),
     ),
+    ("child_exec", include_bytes!(concat!(env!("OUT_DIR"), "/child_exec.qbc"))),
+    ("child_pipes", include_bytes!(concat!(env!("OUT_DIR"), "/child_pipes.qbc"))),
+    ("child_process", include_bytes!(concat!(env!("OUT_DIR"), "/child_process.qbc"))),
     (
         "clone",
         include_bytes!(concat!(env!("OUT_DIR"), "/clone.qbc")),
@@ -104,6 +107,7 @@ pub fn compile<'js>(ctx: &Ctx<'js>, name: &str) -> Result<Function<'js>> {
 /// The `node:` prefix is optional, as in Node.
 const ES_MODULES: &[(&str, &str)] = &[
     ("buffer", "buffer"),
+    ("child_process", "child_process"),
     ("events", "events"),
     ("fs", "fs"),
     ("fs/promises", "fs/promises"),

@@ -5,6 +5,9 @@
 pub const FILES: &[&str] = &[
     "bootstrap",
     "buffer",
+    "child_exec",
+    "child_pipes",
+    "child_process",
     "clone",
     "encoding",
     "events",
