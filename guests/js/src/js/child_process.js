@@ -290,7 +290,7 @@ class ChildProcess extends EventEmitter {
       process.nextTick(() => {
         this.emit('error', started);
         this._closeStreams();
-        this.emit('close', -2, null);
+        setImmediate(() => this.emit('close', -2, null));
       });
       return this;
     }
@@ -370,9 +370,13 @@ class ChildProcess extends EventEmitter {
     setImmediate(() => this.emit('close', code, signal));
   }
 
+  // Output nobody reads is drained, as node's flushStdio does, so it still ends.
   _closeStreams() {
-    if (this.stdout) this.stdout._push(null);
-    if (this.stderr) this.stderr._push(null);
+    for (const stream of [this.stdout, this.stderr]) {
+      if (stream === null) continue;
+      stream._push(null);
+      if (stream._flowing === null && stream.listenerCount('readable') === 0) stream.resume();
+    }
   }
 
   kill(signal) {
