@@ -66,6 +66,7 @@ pub fn compile<'js>(ctx: &Ctx<'js>, name: &str) -> Result<Function<'js>> {
 /// The `node:` prefix is optional, as in Node.
 const ES_MODULES: &[(&str, &str)] = &[
     ("buffer", "buffer"),
+    ("child_process", "child_process"),
     ("events", "events"),
     ("fs", "fs"),
     ("fs/promises", "fs/promises"),

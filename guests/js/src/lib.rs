@@ -12,6 +12,7 @@ wit_bindgen::generate!({
 });
 
 mod builtins;
+mod child_native;
 mod encoding;
 mod event_loop;
 mod fs_native;
