@@ -14,7 +14,7 @@ const SHORTCUTS = { t: 'test', tst: 'test', test: 'test', start: 'start', stop: 
 const LIFECYCLE = ['prepare', 'prepublishOnly', 'prepack', 'postpack', 'dependencies', 'test', 'start', 'stop', 'restart'];
 
 function fail(message, code = 1) {
-  native.write(2, message.split('\n').map((l) => `npm error ${l}`).join('\n') + '\n');
+  native.write(2, message.split('\n').map((l) => (l ? `npm error ${l}` : 'npm error')).join('\n') + '\n');
   return { exit: code };
 }
 
@@ -58,8 +58,9 @@ function listScripts(pkg) {
   const scripts = pkg.scripts || {};
   const names = Object.keys(scripts);
   if (names.length === 0) return { exit: 0 };
-  const life = names.filter((n) => LIFECYCLE.includes(n));
-  const other = names.filter((n) => !LIFECYCLE.includes(n));
+  const isLifecycle = (n) => LIFECYCLE.includes(n.replace(/^(pre|post)/, '')) || LIFECYCLE.includes(n);
+  const life = names.filter(isLifecycle);
+  const other = names.filter((n) => !isLifecycle(n));
   let out = '';
   const id = `${pkg.name}@${pkg.version}`;
   if (life.length) out += `Lifecycle scripts included in ${id}:\n` + life.map((n) => `  ${n}\n    ${scripts[n]}\n`).join('');

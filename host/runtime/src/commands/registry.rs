@@ -193,7 +193,12 @@ impl CommandRegistry {
                 )
             })
             .collect();
-        for (name, runner) in self.runners.read().unwrap_or_else(|e| e.into_inner()).iter() {
+        for (name, runner) in self
+            .runners
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
             if let Some(description) = runner.listed {
                 all.entry(name.clone()).or_insert_with(|| CommandListing {
                     name: name.clone(),
