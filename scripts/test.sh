@@ -40,4 +40,5 @@ echo "== benchmark smoke (measures nothing; checks the bench binary runs)"
 cargo run --quiet -p computer-bench -- fs --quick >/dev/null
 cargo run --quiet -p computer-bench -- durable --quick >/dev/null
 cargo run --quiet -p computer-bench -- wasi --quick >/dev/null
+cargo run --quiet -p computer-bench -- node --quick >/dev/null
 echo "all checks passed"

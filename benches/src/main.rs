@@ -9,6 +9,7 @@ mod durable_bench;
 mod exec_bench;
 mod fs_bench;
 mod git_bench;
+mod node_bench;
 mod python_bench;
 mod report;
 mod shell_bench;
@@ -47,6 +48,8 @@ enum Suite {
     Python,
     /// git (built in) against native git 2.39: status, add + commit, log, diff, init (needs scripts/build-guests.sh)
     Git,
+    /// node (the JS guest as a command) against node 20: warm start, require('lodash'), marked (npm installs the packages)
+    Node,
     /// Container backend: warm exec against raw `podman exec`, sync cost, cold start (needs an engine)
     Container,
     /// WASI commands (wasi:filesystem, SQLite, ripgrep, cold start) against the same programs built natively
@@ -71,6 +74,7 @@ fn main() -> anyhow::Result<()> {
         Suite::Container => container_bench::run(&base, args.quick)?,
         Suite::Git => git_bench::run(&base, args.quick)?,
         Suite::Python => python_bench::run(&base, args.quick)?,
+        Suite::Node => node_bench::run(&base, args.quick)?,
         Suite::Wasi => wasi_bench::run(&base, args.quick)?,
     };
     if args.json {
