@@ -36,6 +36,8 @@ const BYTECODE: &[(&str, &[u8])] = &[
         "events",
         include_bytes!(concat!(env!("OUT_DIR"), "/events.qbc")),
     ),
+    ("fetch", include_bytes!(concat!(env!("OUT_DIR"), "/fetch.qbc"))),
+    ("fetch_body", include_bytes!(concat!(env!("OUT_DIR"), "/fetch_body.qbc"))),
     ("fs", include_bytes!(concat!(env!("OUT_DIR"), "/fs.qbc"))),
     (
         "inspect",

@@ -11,6 +11,8 @@ pub const FILES: &[&str] = &[
     "clone",
     "encoding",
     "events",
+    "fetch",
+    "fetch_body",
     "fs",
     "inspect",
     "path",
