@@ -21,9 +21,18 @@ const BYTECODE: &[(&str, &[u8])] = &[
         "buffer",
         include_bytes!(concat!(env!("OUT_DIR"), "/buffer.qbc")),
     ),
-    ("child_exec", include_bytes!(concat!(env!("OUT_DIR"), "/child_exec.qbc"))),
-    ("child_pipes", include_bytes!(concat!(env!("OUT_DIR"), "/child_pipes.qbc"))),
-    ("child_process", include_bytes!(concat!(env!("OUT_DIR"), "/child_process.qbc"))),
+    (
+        "child_exec",
+        include_bytes!(concat!(env!("OUT_DIR"), "/child_exec.qbc")),
+    ),
+    (
+        "child_pipes",
+        include_bytes!(concat!(env!("OUT_DIR"), "/child_pipes.qbc")),
+    ),
+    (
+        "child_process",
+        include_bytes!(concat!(env!("OUT_DIR"), "/child_process.qbc")),
+    ),
     (
         "clone",
         include_bytes!(concat!(env!("OUT_DIR"), "/clone.qbc")),
@@ -36,8 +45,14 @@ const BYTECODE: &[(&str, &[u8])] = &[
         "events",
         include_bytes!(concat!(env!("OUT_DIR"), "/events.qbc")),
     ),
-    ("fetch", include_bytes!(concat!(env!("OUT_DIR"), "/fetch.qbc"))),
-    ("fetch_body", include_bytes!(concat!(env!("OUT_DIR"), "/fetch_body.qbc"))),
+    (
+        "fetch",
+        include_bytes!(concat!(env!("OUT_DIR"), "/fetch.qbc")),
+    ),
+    (
+        "fetch_body",
+        include_bytes!(concat!(env!("OUT_DIR"), "/fetch_body.qbc")),
+    ),
     ("fs", include_bytes!(concat!(env!("OUT_DIR"), "/fs.qbc"))),
     (
         "inspect",
