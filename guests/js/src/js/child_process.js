@@ -151,7 +151,7 @@ function encode(data, encoding) {
   return data;
 }
 
-let nextPid = 1;
+let nextPid = 2;
 
 // ---- synchronous forms --------------------------------------------------------
 
