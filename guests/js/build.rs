@@ -58,5 +58,13 @@ fn main() {
             }
         }
     });
+    // The table `builtins.rs` includes, so that a new file is named once (wrap::FILES).
+    let table: String = wrap::FILES
+        .iter()
+        .map(|name| {
+            format!("    ({name:?}, include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{name}.qbc\"))),\n")
+        })
+        .collect();
+    fs::write(out.join("bytecode.rs"), format!("&[\n{table}]\n")).expect("write bytecode table");
     println!("cargo:rerun-if-changed=src/wrap.rs");
 }

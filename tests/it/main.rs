@@ -14,6 +14,7 @@ mod cli_exec;
 mod cli_files;
 mod cli_mcp;
 mod cli_modules;
+mod cli_node;
 mod cli_output;
 mod cli_python;
 mod cli_search;

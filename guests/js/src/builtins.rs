@@ -11,66 +11,8 @@ use rquickjs::{Ctx, Error, Exception, Function, Object, Result, Value, qjs};
 use crate::modules_ws::json_string;
 use crate::wrap;
 
-/// The bytecode of each file of `wrap::FILES`.
-const BYTECODE: &[(&str, &[u8])] = &[
-    (
-        "bootstrap",
-        include_bytes!(concat!(env!("OUT_DIR"), "/bootstrap.qbc")),
-    ),
-    (
-        "buffer",
-        include_bytes!(concat!(env!("OUT_DIR"), "/buffer.qbc")),
-    ),
-    (
-        "child_exec",
-        include_bytes!(concat!(env!("OUT_DIR"), "/child_exec.qbc")),
-    ),
-    (
-        "child_pipes",
-        include_bytes!(concat!(env!("OUT_DIR"), "/child_pipes.qbc")),
-    ),
-    (
-        "child_process",
-        include_bytes!(concat!(env!("OUT_DIR"), "/child_process.qbc")),
-    ),
-    (
-        "clone",
-        include_bytes!(concat!(env!("OUT_DIR"), "/clone.qbc")),
-    ),
-    (
-        "encoding",
-        include_bytes!(concat!(env!("OUT_DIR"), "/encoding.qbc")),
-    ),
-    (
-        "events",
-        include_bytes!(concat!(env!("OUT_DIR"), "/events.qbc")),
-    ),
-    (
-        "fetch",
-        include_bytes!(concat!(env!("OUT_DIR"), "/fetch.qbc")),
-    ),
-    (
-        "fetch_body",
-        include_bytes!(concat!(env!("OUT_DIR"), "/fetch_body.qbc")),
-    ),
-    ("fs", include_bytes!(concat!(env!("OUT_DIR"), "/fs.qbc"))),
-    (
-        "inspect",
-        include_bytes!(concat!(env!("OUT_DIR"), "/inspect.qbc")),
-    ),
-    (
-        "path",
-        include_bytes!(concat!(env!("OUT_DIR"), "/path.qbc")),
-    ),
-    (
-        "stdin",
-        include_bytes!(concat!(env!("OUT_DIR"), "/stdin.qbc")),
-    ),
-    (
-        "util",
-        include_bytes!(concat!(env!("OUT_DIR"), "/util.qbc")),
-    ),
-];
+/// The bytecode of each file of `wrap::FILES` (the table is written by build.rs).
+const BYTECODE: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/bytecode.rs"));
 
 /// Run the compiled script `name`, which evaluates to its wrapper function.
 fn load<'js>(ctx: &Ctx<'js>, name: &str) -> Result<Function<'js>> {
@@ -128,6 +70,7 @@ const ES_MODULES: &[(&str, &str)] = &[
     ("events", "events"),
     ("fs", "fs"),
     ("fs/promises", "fs/promises"),
+    ("module", "cjs"),
     ("path", "path"),
     ("path/posix", "path"),
     ("process", "process"),
@@ -141,6 +84,20 @@ pub fn canonical_name(specifier: &str) -> Option<String> {
         .iter()
         .find(|(name, _)| *name == bare)
         .map(|(name, _)| format!("node:{name}"))
+}
+
+/// The internal module behind the public name `specifier` (with or without `node:`).
+pub fn internal_name(specifier: &str) -> Option<&'static str> {
+    let bare = specifier.strip_prefix("node:").unwrap_or(specifier);
+    ES_MODULES
+        .iter()
+        .find(|(name, _)| *name == bare)
+        .map(|(_, target)| *target)
+}
+
+/// The public names without `node:` (Node's `builtinModules`).
+pub fn public_names() -> Vec<&'static str> {
+    ES_MODULES.iter().map(|(name, _)| *name).collect()
 }
 
 /// The public specifiers, for error messages.

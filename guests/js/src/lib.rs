@@ -27,6 +27,7 @@ mod event_loop;
 mod fs_native;
 mod http_native;
 mod loader;
+mod module_native;
 mod modules_ws;
 mod natives;
 mod output;
@@ -34,6 +35,7 @@ mod paths;
 mod report;
 mod run;
 mod state;
+mod timers;
 #[allow(dead_code)] // `wrap` and `filename` are for build.rs
 mod wrap;
 

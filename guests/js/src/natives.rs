@@ -94,6 +94,8 @@ pub fn create<'js>(
     add_stdin_and_encoding(&native, state)?;
     add_runtime(&native)?;
     native.set("fs", fs_native::create(ctx, state)?)?;
+    native.set("module", crate::module_native::create(ctx, state)?)?;
+    native.set("nodeMode", state.node_mode.get())?;
     native.set("child", child_native::create(ctx, state)?)?;
     native.set("http", http_native::create(ctx, state)?)?;
     Ok(native)
@@ -183,6 +185,16 @@ fn add_clock_and_timers<'js>(native: &Object<'js>, state: &Shared) -> Result<()>
             )
         },
     )?;
+    let s = state.clone();
+    set_fn(native, "setImmediate", move |ctx: Ctx<'js>, f: Function<'js>| {
+        event_loop::set_immediate(&s, &ctx, f)
+    })?;
+    let s = state.clone();
+    set_fn(native, "queueIo", move |ctx: Ctx<'js>, f: Function<'js>| {
+        event_loop::queue_io(&s, &ctx, f)
+    })?;
+    let s = state.clone();
+    set_fn(native, "ticksQueued", move || s.ticks_pending.set(true))?;
     let s = state.clone();
     set_fn(native, "clearTimer", move |id: Value<'js>| {
         if let Some(id) = id.as_number() {

@@ -37,6 +37,27 @@ pub fn normalize(path: &str) -> String {
 }
 
 /// The directory part of an absolute path (`/a/b.js` -> `/a`, `/x` -> `/`).
+/// `%XX` escapes decoded (a `file://` URL's path); bad escapes are kept as they are.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 pub fn dirname(path: &str) -> &str {
     match path.rfind('/') {
         Some(0) | None => "/",

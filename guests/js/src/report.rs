@@ -19,7 +19,7 @@ pub fn fatal<'js>(ctx: &Ctx<'js>, state: &Shared, err: Value<'js>) {
 
 /// Write `err` to stderr as Node prints an uncaught exception.
 pub fn print_uncaught<'js>(ctx: &Ctx<'js>, state: &Shared, err: &Value<'js>) {
-    explain_missing_export(state, err);
+    explain_missing_export(ctx, state, err);
     let text = state
         .internal(ctx)
         .and_then(|internal| internal.get::<_, Function>("formatUncaught"))
@@ -50,7 +50,7 @@ fn fallback_text(err: &Value<'_>) -> String {
 
 /// QuickJS says "Could not find export 'x' in module 'm'" for a bad named import;
 /// for a `ws:` module, list what it does export, since the agent cannot see it.
-fn explain_missing_export(state: &Shared, err: &Value<'_>) {
+fn explain_missing_export<'js>(ctx: &Ctx<'js>, state: &Shared, err: &Value<'js>) {
     let Some(ex) = err.as_exception() else { return };
     let Some(message) = ex.message() else { return };
     let Some(rest) = message.strip_prefix("Could not find export '") else {
@@ -60,6 +60,13 @@ fn explain_missing_export(state: &Shared, err: &Value<'_>) {
         return;
     };
     let module = rest.trim_end_matches('\'');
+    if module.starts_with('/') && is_commonjs(ctx, state, module) {
+        let text = format!(
+            "Named export '{export}' not found. The requested module '{module}' is a CommonJS module, which may not support all module.exports as named exports.\nCommonJS modules can always be imported via the default export, for example using:\n\nimport pkg from '{module}';\nconst {{ {export} }} = pkg;\n"
+        );
+        let _ = ex.set("message", text);
+        return;
+    }
     let mut text = format!("The module '{module}' does not provide an export named '{export}'");
     if let Some(name) = module.strip_prefix("ws:")
         && let Some(exports) = state.ws_exports.borrow().get(name)
@@ -71,6 +78,23 @@ fn explain_missing_export(state: &Shared, err: &Value<'_>) {
         }
     }
     let _ = ex.set("message", text);
+}
+
+/// Whether the file `path` is loaded as CommonJS (js/esm.js decides).
+fn is_commonjs(ctx: &Ctx<'_>, state: &Shared, path: &str) -> bool {
+    let format = state
+        .internal(ctx)
+        .and_then(|i| i.get::<_, Function>("require"))
+        .and_then(|require| require.call::<_, rquickjs::Object>(("esm",)))
+        .and_then(|esm| esm.get::<_, Function>("format"))
+        .and_then(|f| f.call::<_, String>((path,)));
+    match format {
+        Ok(f) => f == "commonjs",
+        Err(_) => {
+            let _ = ctx.catch();
+            false
+        }
+    }
 }
 
 /// After a macrotask: if a rejected promise is still unhandled, report it as Node does

@@ -19,6 +19,11 @@ const MAIN_MODULE: &str = "[eval]";
 /// (a "call stack exhausted" trap); see README.md.
 const MAX_STACK: usize = 256 * 1024;
 
+/// The sources with which the host starts this guest as Node's command line (`node
+/// ARGS`) and npm's; see the host's `NODE_AS_COMMAND`. A NUL cannot start a program.
+const NODE_AS_COMMAND: &str = "\0computer:node";
+const NPM_AS_COMMAND: &str = "\0computer:npm";
+
 fn outcome(exit_code: i32, value_json: Option<String>) -> RunOutcome {
     RunOutcome {
         exit_code,
@@ -38,6 +43,12 @@ pub fn run(request: RunRequest) -> RunOutcome {
         cwd
     };
     let state = RunState::new(cwd);
+    let cli = match request.source.as_str() {
+        NODE_AS_COMMAND => Some("node_cli"),
+        NPM_AS_COMMAND => Some("npm"),
+        _ => None,
+    };
+    state.node_mode.set(cli.is_some());
 
     let Ok(rt) = Runtime::new() else {
         report::run_error("could not create the JavaScript runtime (out of memory?)");
@@ -64,7 +75,10 @@ pub fn run(request: RunRequest) -> RunOutcome {
     };
 
     let result = context.with(|ctx| {
-        let result = run_in(&ctx, &state, request);
+        let result = match cli {
+            Some(module) => run_cli(&ctx, &state, request, module),
+            None => run_in(&ctx, &state, request),
+        };
         state.release_js();
         result
     });
@@ -114,13 +128,56 @@ fn run_in<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest) -> RunOutcom
     };
 
     // Timers and callbacks still pending keep the run alive, as in Node.
-    if let Stop::Exit = event_loop::drive(ctx, state, None) {
+    if let Stop::Exit = event_loop::drive(ctx, state, None, false) {
         return outcome(state.exit_code.get().unwrap_or(1), None);
     }
     if let Some(code) = state.exit_code.get() {
         return outcome(code, None);
     }
     outcome(exit_code_of(&process), value)
+}
+
+/// `node ARGS` / `npm ARGS`: the internal module `module`'s `main(argv)` runs the
+/// command line (js/node_cli.js); it returns `{ exit }`, a promise to wait for (an ES
+/// module's evaluation), or nothing. Then the event loop runs dry, as in Node.
+fn run_cli<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest, module: &str) -> RunOutcome {
+    let main_name = format!("{}/[eval]", state.cwd().trim_end_matches('/'));
+    let undefined = Value::new_undefined(ctx.clone());
+    let process = match install(ctx, state, &request.argv, &main_name, &undefined) {
+        Ok(p) => p,
+        Err(_) => {
+            let err = ctx.catch();
+            report::run_error("the JavaScript bootstrap failed:");
+            report::print_uncaught(ctx, state, &err);
+            return outcome(1, None);
+        }
+    };
+    let main = state
+        .internal(ctx)
+        .and_then(|internal| internal.get::<_, Function>("require"))
+        .and_then(|require| require.call::<_, Object>((module,)))
+        .and_then(|cli| cli.get::<_, Function>("main"));
+    let result = match main.and_then(|main| main.call::<_, Value>((request.argv,))) {
+        Ok(v) => v,
+        Err(_) => return outcome(uncaught(ctx, state), None),
+    };
+    if let Some(code) = state.exit_code.get() {
+        return outcome(code, None);
+    }
+    if let Some(promise) = result.as_promise() {
+        if let Err(code) = await_promise(ctx, state, &promise.clone(), "top-level await") {
+            return outcome(code, None);
+        }
+    } else if let Some(exit) = result
+        .as_object()
+        .and_then(|o| o.get::<_, Option<i32>>("exit").ok().flatten())
+    {
+        return outcome(exit, None);
+    }
+    if let Stop::Exit = event_loop::drive(ctx, state, None, false) {
+        return outcome(state.exit_code.get().unwrap_or(1), None);
+    }
+    outcome(state.exit_code.get().unwrap_or_else(|| exit_code_of(&process)), None)
 }
 
 /// `process.exitCode`, if the program set it to a number.
@@ -219,7 +276,7 @@ fn await_promise<'js>(
             ));
         }
     }
-    match event_loop::drive(ctx, state, Some(promise)) {
+    match event_loop::drive(ctx, state, Some(promise), true) {
         Stop::Exit => return Err(state.exit_code.get().unwrap_or(1)),
         Stop::Stalled => {
             let message = format!(

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use rquickjs::{Ctx, Object, Persistent, Value};
 
-use crate::event_loop::Timers;
+use crate::timers::Timers;
 
 /// A rejected promise nobody handled yet, and its reason.
 pub type Rejection = (Persistent<Value<'static>>, Persistent<Value<'static>>);
@@ -29,6 +29,11 @@ pub struct RunState {
     pub rejections: RefCell<Vec<Rejection>>,
     /// What `bootstrap.js` returned: `require`, `formatUncaught`, `wsFunction`, ...
     pub internal: RefCell<Option<Persistent<Object<'static>>>>,
+    /// Whether this run is Node's command line (`node`, `npm`) rather than the js
+    /// backend: `.js` files then follow package.json's "type" strictly, as in Node 20.
+    pub node_mode: Cell<bool>,
+    /// `process.nextTick` queued callbacks that `internal.runTicks` has not run yet.
+    pub ticks_pending: Cell<bool>,
 }
 
 pub type Shared = Rc<RunState>;
@@ -44,6 +49,8 @@ impl RunState {
             random_state: Cell::new(None),
             rejections: RefCell::new(Vec::new()),
             internal: RefCell::new(None),
+            node_mode: Cell::new(false),
+            ticks_pending: Cell::new(false),
         })
     }
 

@@ -184,7 +184,8 @@ const process = {
   argv0: 'js',
   execPath: '/usr/bin/js',
   execArgv: [],
-  versions: { quickjs: '0.10' },
+  version: 'v20.20.2',
+  versions: { node: '20.20.2', quickjs: '0.10' },
   release: { name: 'computer-js' },
   env: native.env(),
   exitCode: undefined,
@@ -202,7 +203,11 @@ const process = {
   },
   abort() { native.exit(134); },
   hrtime,
-  nextTick(fn, ...args) { queueMicrotask(args.length ? () => fn(...args) : fn); },
+  nextTick(fn, ...args) {
+    checkCallback(fn);
+    if (ticks.length === 0) native.ticksQueued();
+    ticks.push(args.length ? () => fn(...args) : fn);
+  },
   uptime: () => Number(sinceOriginNs()) / 1e9,
   memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
   cpuUsage: () => ({ user: 0, system: 0 }),
@@ -274,9 +279,16 @@ define(globalThis, 'setInterval', function setInterval(fn, ms, ...args) {
   checkCallback(fn);
   return new Timeout(native.setTimer(args.length ? () => fn(...args) : fn, Number(ms) || 0, true));
 });
+class Immediate {
+  constructor(id) { this._id = id; }
+  ref() { return this; }
+  unref() { return this; }
+  hasRef() { return true; }
+  [Symbol.toPrimitive]() { return this._id; }
+}
 define(globalThis, 'setImmediate', function setImmediate(fn, ...args) {
   checkCallback(fn);
-  return new Timeout(native.setTimer(args.length ? () => fn(...args) : fn, 0, false));
+  return new Immediate(native.setImmediate(args.length ? () => fn(...args) : fn));
 });
 function clearTimer(t) {
   if (t !== undefined && t !== null) native.clearTimer(timerId(t));
@@ -284,6 +296,19 @@ function clearTimer(t) {
 define(globalThis, 'clearTimeout', clearTimer);
 define(globalThis, 'clearInterval', clearTimer);
 define(globalThis, 'clearImmediate', clearTimer);
+
+// process.nextTick's queue, run by Rust (`internal.runTicks`) before the microtasks
+// after every callback, as Node's processTicksAndRejections does.
+const ticks = [];
+function runTicks() {
+  let i = 0;
+  try {
+    while (i < ticks.length) ticks[i++]();
+  } finally {
+    ticks.splice(0, i);
+    if (ticks.length) native.ticksQueued();
+  }
+}
 
 const resolved = Promise.resolve();
 // An exception in a microtask is an uncaught exception, as in Node, not a rejection.
@@ -348,11 +373,33 @@ function wsError(raw, module, fn) {
   return err;
 }
 
+// As Node prints what ends a process: the line that threw and a caret under it, the
+// error, then the version.
+const CJS_WRAPPER_LENGTH = '(function (exports, require, module, __filename, __dirname) { '.length;
+function nodeUncaught(err, inspect) {
+  let header = '';
+  const stack = err instanceof Error && typeof err.stack === 'string' ? err.stack : '';
+  const frame = /\(?(\/[^():]+):(\d+):(\d+)\)?/.exec(stack);
+  if (frame) {
+    try {
+      const line = native.module.readText(frame[1]).split('\n')[Number(frame[2]) - 1];
+      let col = Number(frame[3]);
+      // CommonJS wraps line 1 in Node's one-line wrapper (js/cjs.js).
+      if (frame[2] === '1' && !frame[1].endsWith('.mjs') && col > CJS_WRAPPER_LENGTH) col -= CJS_WRAPPER_LENGTH;
+      if (line !== undefined) header = `${frame[1]}:${frame[2]}\n${line}\n${' '.repeat(Math.max(0, col - 1))}^\n\n`;
+    } catch {}
+  }
+  const body = err instanceof Error ? inspect(err) : `Uncaught ${inspect(err)}`;
+  return `${header}${body}\n\nNode.js ${process.version}`;
+}
+
 const internal = {
   require,
+  runTicks,
   process,
   formatUncaught(err) {
     const { inspect } = require('inspect');
+    if (native.nodeMode) return nodeUncaught(err, inspect);
     if (err instanceof Error) return inspect(err);
     return `Uncaught ${inspect(err)}`;
   },

@@ -498,13 +498,13 @@ for (const [name, fn] of Object.entries(sync)) {
     } catch (e) {
       error = e;
     }
-    setImmediate(() => (error ? cb(error) : cb(null, result)));
+    native.queueIo(() => (error ? cb(error) : cb(null, result)));
   };
 }
 promises.realpath = async (...args) => realpathSync(...args);
 sync.exists = (path, cb) => {
   const result = existsSync(path);
-  setImmediate(() => cb(result));
+  native.queueIo(() => cb(result));
 };
 sync.realpath.native = sync.realpath;
 

@@ -135,24 +135,54 @@ pub(crate) fn command_guest_backend() -> Arc<GuestBackend> {
 /// `bash` built-in reads `-c`, a script file or stdin as bash would.
 const SHELL_AS_COMMAND: &str = "bash \"$@\"";
 
+/// The sources that start the JavaScript guest as Node's command line
+/// (`node ARGS`) and npm's (`npm run NAME`). Not JavaScript: the guest
+/// recognizes these exact strings (a NUL cannot start a real program), so
+/// no run of the `js` backend can ask for them by accident.
+pub const NODE_AS_COMMAND: &str = "\0computer:node";
+/// See [`NODE_AS_COMMAND`].
+pub const NPM_AS_COMMAND: &str = "\0computer:npm";
+
 /// The built-in backends that runs may also start as commands, by command
-/// name: the shell as `sh` and `bash`.
+/// name: the shell as `sh` and `bash`, the JavaScript guest as `node` and
+/// `npm`.
 pub(crate) fn runner_commands(
     backends: &[Arc<GuestBackend>],
 ) -> Vec<(&'static str, RunnerCommand)> {
-    let Some(shell) = backends.iter().find(|b| b.name == SHELL_BACKEND) else {
-        return Vec::new();
-    };
-    ["sh", "bash"]
-        .into_iter()
-        .map(|name| {
-            (
+    let mut out = Vec::new();
+    if let Some(shell) = backends.iter().find(|b| b.name == SHELL_BACKEND) {
+        for name in ["sh", "bash"] {
+            out.push((
                 name,
                 RunnerCommand {
                     backend: shell.clone(),
                     source: SHELL_AS_COMMAND,
+                    listed: None,
                 },
-            )
-        })
-        .collect()
+            ));
+        }
+    }
+    if let Some(js) = backends.iter().find(|b| b.name == JS_BACKEND) {
+        let node = (
+            "node",
+            NODE_AS_COMMAND,
+            "Node.js-compatible JavaScript on QuickJS: node FILE, -e, -p, --test; require, node_modules, node:* modules",
+        );
+        let npm = (
+            "npm",
+            NPM_AS_COMMAND,
+            "npm run NAME / npm test: package.json scripts in the shell (npm install needs the container backend)",
+        );
+        for (name, source, description) in [node, npm] {
+            out.push((
+                name,
+                RunnerCommand {
+                    backend: js.clone(),
+                    source,
+                    listed: Some(description),
+                },
+            ));
+        }
+    }
+    out
 }

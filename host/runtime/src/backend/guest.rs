@@ -78,6 +78,14 @@ impl GuestProfile {
     }
 }
 
+/// What a run starts: the program, and for a command its argv and, for a runner
+/// started as a command (`node`), the source that makes it one.
+struct Planned {
+    program: Program,
+    argv: Option<Vec<String>>,
+    source: Option<&'static str>,
+}
+
 /// A runner-world guest registered as a backend.
 pub(crate) struct GuestBackend {
     pub name: String,
@@ -96,7 +104,7 @@ impl GuestBackend {
         ws: &Workspace,
         source: &str,
         options: &ExecOptions,
-    ) -> Result<(Program, Option<Vec<String>>), ExecError> {
+    ) -> Result<Planned, ExecError> {
         if let GuestSlot::Commands = &self.slot {
             let argv = command_line(source, &options.args)?;
             let inner = &rt.inner;
@@ -106,24 +114,34 @@ impl GuestBackend {
                 .ok_or_else(|| ExecError::CommandNotFound {
                     name: argv[0].clone(),
                 })?;
-            let Start::Component(pre) = resolved.start else {
-                return Err(ExecError::InvalidOption(format!(
-                    "{} is a backend's interpreter, not a command component: run its \
-                     scripts with that backend (--backend shell)",
-                    argv[0]
-                )));
-            };
-            let program = Program::Command {
-                pre,
-                mounts: resolved.mounts,
-            };
-            return Ok((program, Some(argv)));
+            return Ok(match resolved.start {
+                Start::Component(pre) => Planned {
+                    program: Program::Command {
+                        pre,
+                        mounts: resolved.mounts,
+                    },
+                    argv: Some(argv),
+                    source: None,
+                },
+                // `node`, `sh`: a runner guest started with its command-line source.
+                Start::Runner { guest, source } => Planned {
+                    program: Program::Runner {
+                        guest,
+                        mounts: resolved.mounts,
+                    },
+                    argv: Some(argv),
+                    source: Some(source),
+                },
+            });
         }
-        let program = Program::Runner {
-            guest: self.guest(&rt.inner)?,
-            mounts: self.mounts.clone(),
-        };
-        Ok((program, None))
+        Ok(Planned {
+            program: Program::Runner {
+                guest: self.guest(&rt.inner)?,
+                mounts: self.mounts.clone(),
+            },
+            argv: None,
+            source: None,
+        })
     }
 
     pub(crate) fn guest(&self, inner: &Inner) -> Result<Arc<Guest>, ExecError> {
@@ -186,7 +204,7 @@ impl GuestBackend {
     fn job(
         &self,
         rt: &Runtime,
-        (program, command_argv): (Program, Option<Vec<String>>),
+        planned: Planned,
         ws: Arc<Workspace>,
         source: String,
         options: ExecOptions,
@@ -197,12 +215,12 @@ impl GuestBackend {
     ) -> Result<RunHandle, ExecError> {
         let cwd = options.cwd.clone().unwrap_or_else(|| "/".to_owned());
         let (argv, env) = self.argv_env(&options, &limits);
-        let argv = command_argv.unwrap_or(argv);
+        let argv = planned.argv.unwrap_or(argv);
         let job = Job {
             inner: rt.inner.clone(),
-            program,
+            program: planned.program,
             workspace: ws,
-            source,
+            source: planned.source.map_or(source, str::to_owned),
             cwd,
             argv,
             env,

@@ -78,13 +78,16 @@ pub(crate) enum Start {
     },
 }
 
-/// A runner guest offered to runs as a command (`sh`, `bash`): commands
-/// such as `python3`'s `subprocess.run(..., shell=True)` need a shell, and
-/// the shell is a backend. Not listed by `list-commands`, since the shell
-/// that lists them runs its own.
+/// A runner guest offered to runs as a command: the shell as `sh` and
+/// `bash` (commands such as `python3`'s `subprocess.run(..., shell=True)`
+/// need a shell, and the shell is a backend), the JavaScript guest as
+/// `node` and `npm`.
 pub(crate) struct RunnerCommand {
     pub backend: Arc<GuestBackend>,
     pub source: &'static str,
+    /// What `list-commands` says of it; `None` keeps it off the list (`sh`:
+    /// the shell that lists commands runs its own).
+    pub listed: Option<&'static str>,
 }
 
 type Compiled = Arc<OnceLock<Result<Arc<CommandPre<RunState>>, String>>>;
@@ -190,6 +193,20 @@ impl CommandRegistry {
                 )
             })
             .collect();
+        for (name, runner) in self
+            .runners
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            if let Some(description) = runner.listed {
+                all.entry(name.clone()).or_insert_with(|| CommandListing {
+                    name: name.clone(),
+                    description: description.to_owned(),
+                    origin: CommandOrigin::Runtime,
+                });
+            }
+        }
         for c in ws.commands().list()? {
             all.insert(
                 c.name.clone(),
