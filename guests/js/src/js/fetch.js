@@ -260,9 +260,9 @@ function fetch(input, init) {
       reject(abortReason(signal));
       return;
     }
-    // On a later turn, so that what the caller does right after fetch() (an abort,
-    // other work) comes first, as with a real network.
-    setImmediate(() => {
+    // In a later poll phase, so that what the caller does right after fetch() (an
+    // abort, other work) comes first, as with a real network.
+    native.queueIo(() => {
       if (signal && signal.aborted) {
         reject(abortReason(signal));
         return;
