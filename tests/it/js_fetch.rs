@@ -28,7 +28,11 @@ fn js(ws: &Ws, s: &Server, script: &str) -> Output {
 
 fn js_ok(ws: &Ws, s: &Server, script: &str) -> String {
     let out = js(ws, s, script);
-    assert!(out.status.success(), "{}", describe(&["exec", script], &out));
+    assert!(
+        out.status.success(),
+        "{}",
+        describe(&["exec", script], &out)
+    );
     text(&out.stdout)
 }
 
@@ -36,7 +40,11 @@ fn allowed(server: &Server) -> Ws {
     let ws = Ws::new();
     let entry = format!("127.0.0.1:{}", server.port);
     let out = run(&ws, &["net", "allow", &entry]);
-    assert!(out.status.success(), "{}", describe(&["net", "allow"], &out));
+    assert!(
+        out.status.success(),
+        "{}",
+        describe(&["net", "allow"], &out)
+    );
     ws
 }
 
@@ -165,7 +173,11 @@ fn error_statuses_resolve_and_refused_connections_reject_as_node() {
         .expect("a free port");
     let entry = format!("127.0.0.1:{closed}");
     let out = run(&ws, &["net", "allow", &entry]);
-    assert!(out.status.success(), "{}", describe(&["net", "allow"], &out));
+    assert!(
+        out.status.success(),
+        "{}",
+        describe(&["net", "allow"], &out)
+    );
     let out = js_ok(
         &ws,
         &s,
