@@ -25,6 +25,7 @@ mod durable_crash;
 mod git_corpus;
 mod git_durable;
 mod js_cases;
+mod js_fetch;
 mod python_backend;
 mod python_corpus;
 mod shell_corpus;

@@ -5,9 +5,18 @@
 // The generated WIT bindings have functions with many parameters (e.g. `fs.grep`).
 #![allow(clippy::too_many_arguments)]
 
+// The runner world plus outgoing HTTP, for `fetch`: the host links wasi:http for
+// every run and lets requests through only to the workspace's allowed hosts.
 wit_bindgen::generate!({
+    inline: "
+        package computer:js;
+        world js {
+            include computer:workspace/runner@0.1.0;
+            import wasi:http/outgoing-handler@0.2.12;
+        }
+    ",
     path: "../../wit",
-    world: "computer:workspace/runner@0.1.0",
+    world: "computer:js/js",
     generate_all,
 });
 
@@ -16,6 +25,7 @@ mod child_native;
 mod encoding;
 mod event_loop;
 mod fs_native;
+mod http_native;
 mod loader;
 mod module_native;
 mod modules_ws;

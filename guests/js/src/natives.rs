@@ -14,7 +14,9 @@ use crate::state::Shared;
 use crate::wasi::cli::{environment, stdin};
 use crate::wasi::clocks::monotonic_clock;
 use crate::wasi::random::random;
-use crate::{builtins, child_native, event_loop, fs_native, modules_ws, paths, report};
+use crate::{
+    builtins, child_native, event_loop, fs_native, http_native, modules_ws, paths, report,
+};
 
 /// Add a native function to `obj`.
 pub fn set_fn<'js, P, F>(obj: &Object<'js>, name: &str, f: F) -> Result<()>
@@ -95,6 +97,7 @@ pub fn create<'js>(
     native.set("module", crate::module_native::create(ctx, state)?)?;
     native.set("nodeMode", state.node_mode.get())?;
     native.set("child", child_native::create(ctx, state)?)?;
+    native.set("http", http_native::create(ctx, state)?)?;
     Ok(native)
 }
 

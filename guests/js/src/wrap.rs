@@ -14,6 +14,8 @@ pub const FILES: &[&str] = &[
     "encoding",
     "esm",
     "events",
+    "fetch",
+    "fetch_body",
     "fs",
     "inspect",
     "node_cli",

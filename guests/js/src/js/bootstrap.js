@@ -352,6 +352,7 @@ lazyGlobal('TextDecoder', () => require('encoding').TextDecoder);
 lazyGlobal('atob', () => require('encoding').atob);
 lazyGlobal('btoa', () => require('encoding').btoa);
 lazyGlobal('structuredClone', () => require('clone').structuredClone);
+for (const name of ['fetch', 'Headers', 'Request', 'Response']) lazyGlobal(name, () => require('fetch')[name]);
 define(globalThis, 'global', globalThis);
 
 // ---- what Rust and synthesized modules use -------------------------------------

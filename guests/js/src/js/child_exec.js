@@ -27,14 +27,17 @@ function install(cp) {
     const encoding = opts.encoding && opts.encoding !== 'buffer' && Buffer.isEncoding(opts.encoding) ? opts.encoding : null;
     const out = [];
     const err = [];
-    let size = [0, 0];
+    const size = [0, 0];
     let ex = null;
     let killed = false;
     let timer;
     const collect = (which, list) => (chunk) => {
+      if (ex !== null) return;
+      const room = opts.maxBuffer - size[which];
       size[which] += chunk.length;
-      list.push(chunk);
-      if (size[which] > opts.maxBuffer && ex === null) {
+      // Output past maxBuffer is cut off, as node keeps only what fits.
+      list.push(chunk.length > room ? chunk.subarray(0, Math.max(room, 0)) : chunk);
+      if (size[which] > opts.maxBuffer) {
         ex = new RangeError(`${which ? 'stderr' : 'stdout'} maxBuffer length exceeded`);
         ex.code = 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
         killed = true;

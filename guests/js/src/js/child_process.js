@@ -151,7 +151,7 @@ function encode(data, encoding) {
   return data;
 }
 
-let nextPid = 1;
+let nextPid = 2;
 
 // ---- synchronous forms --------------------------------------------------------
 
@@ -229,10 +229,11 @@ let pumping = false;
 function schedulePump() {
   if (pumping || running.size === 0) return;
   pumping = true;
-  setImmediate(pump);
+  // A child's events are I/O: they come in the poll phase, as in node.
+  native.queueIo(pump);
 }
 
-// One event from each runnable child per turn, so timers and other callbacks
+// One event from each runnable child per loop turn, so timers and other callbacks
 // interleave with children's output. A command may ask for input the program never
 // writes (the shell backend reads all of its stdin up front, even for `sh -c 'ls'`,
 // where node's child would simply not read): once no child can run, the oldest one

@@ -87,6 +87,12 @@ try {
 }
 {
   const c = spawn('sh', ['-c', 'echo inherited'], { stdio: 'inherit' });
-  console.log(c.stdout, c.stdin);
-  console.log(await done(c));
+  const closed = await done(c);
+  console.log(c.stdout, c.stdin, closed);
 }
+await new Promise((resolve) => {
+  exec('printf %0500d 0', { maxBuffer: 100 }, (error, stdout) => {
+    console.log(error.message, error.code, error.cmd, stdout.length);
+    resolve();
+  });
+});

@@ -53,3 +53,8 @@ try {
 console.log(spawnSync('sh', ['-c', 'echo ignored'], { stdio: 'ignore' }).stdout);
 execSync('echo inherited out; echo inherited err >&2', { stdio: 'inherit' });
 console.log(execSync('ls', { cwd: 'sub', encoding: 'utf8' }));
+try {
+  execSync('printf %0500d 0', { maxBuffer: 100 });
+} catch (e) {
+  console.log(e.message, e.code, e.stdout.length);
+}
