@@ -14,7 +14,7 @@ use crate::report;
 use crate::state::Shared;
 use crate::wasi::clocks::monotonic_clock;
 
-pub use crate::timers::{clear_timer, queue_io, set_immediate, set_timer};
+pub use crate::timers::{clear_timer, queue_io, set_immediate, set_ref, set_timer};
 
 /// Run every queued microtask. An exception escaping a job (only uncatchable ones or
 /// an out-of-memory can) is returned.
@@ -202,6 +202,9 @@ fn take_timer<'js>(ctx: &Ctx<'js>, state: &Shared, id: u32) -> Option<Function<'
     let mut timers = state.timers.borrow_mut();
     let (deadline, timer) = timers.entries.remove(&id)?;
     timers.queue.remove(&(deadline, id));
+    if timer.interval_ns.is_none() {
+        timers.unref.remove(&id);
+    }
     let callback = timer.callback.clone().restore(ctx).ok()?;
     if let Some(interval) = timer.interval_ns {
         let next = timers.now_ns.max(deadline).saturating_add(interval);

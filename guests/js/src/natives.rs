@@ -194,6 +194,10 @@ fn add_clock_and_timers<'js>(native: &Object<'js>, state: &Shared) -> Result<()>
         event_loop::queue_io(&s, &ctx, f)
     })?;
     let s = state.clone();
+    set_fn(native, "refTimer", move |id: f64, keeps_alive: bool| {
+        event_loop::set_ref(&s, id as u32, keeps_alive)
+    })?;
+    let s = state.clone();
     set_fn(native, "ticksQueued", move || s.ticks_pending.set(true))?;
     let s = state.clone();
     set_fn(native, "clearTimer", move |id: Value<'js>| {

@@ -13,8 +13,41 @@ pub fn fatal<'js>(ctx: &Ctx<'js>, state: &Shared, err: Value<'js>) {
     if state.exiting() {
         return;
     }
+    if process_handles(ctx, state, "uncaughtException", &err, None) {
+        return;
+    }
     print_uncaught(ctx, state, &err);
     state.request_exit(1);
+}
+
+/// Hand `event` (`uncaughtException`, `unhandledRejection`) to the program's own
+/// `process.on` listeners, as Node does; false when it has none. A listener that
+/// throws ends the run with its error.
+fn process_handles<'js>(
+    ctx: &Ctx<'js>,
+    state: &Shared,
+    event: &str,
+    err: &Value<'js>,
+    promise: Option<Value<'js>>,
+) -> bool {
+    let Ok(handle) = state
+        .internal(ctx)
+        .and_then(|internal| internal.get::<_, Function>("processHandles"))
+    else {
+        return false;
+    };
+    let promise = promise.unwrap_or_else(|| Value::new_undefined(ctx.clone()));
+    match handle.call::<_, bool>((event, err.clone(), promise)) {
+        Ok(handled) => handled,
+        Err(_) => {
+            let thrown = ctx.catch();
+            if !state.exiting() {
+                print_uncaught(ctx, state, &thrown);
+                state.request_exit(7);
+            }
+            true
+        }
+    }
 }
 
 /// Write `err` to stderr as Node prints an uncaught exception.
@@ -113,6 +146,10 @@ pub fn check_unhandled_rejections<'js>(ctx: &Ctx<'js>, state: &Shared) -> bool {
         .1
         .restore(ctx)
         .unwrap_or_else(|_| Value::new_undefined(ctx.clone()));
+    let promise = first.0.restore(ctx).ok();
+    if process_handles(ctx, state, "unhandledRejection", &reason, promise) {
+        return state.exiting();
+    }
     fatal(ctx, state, reason);
     true
 }

@@ -128,13 +128,11 @@ fn run_in<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest) -> RunOutcom
     };
 
     // Timers and callbacks still pending keep the run alive, as in Node.
-    if let Stop::Exit = event_loop::drive(ctx, state, None, false) {
-        return outcome(state.exit_code.get().unwrap_or(1), None);
-    }
-    if let Some(code) = state.exit_code.get() {
+    let code = finish(ctx, state, &process);
+    if state.exiting() {
         return outcome(code, None);
     }
-    outcome(exit_code_of(&process), value)
+    outcome(code, value)
 }
 
 /// `node ARGS` / `npm ARGS`: the internal module `module`'s `main(argv)` runs the
@@ -159,7 +157,14 @@ fn run_cli<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest, module: &st
         .and_then(|cli| cli.get::<_, Function>("main"));
     let result = match main.and_then(|main| main.call::<_, Value>((request.argv,))) {
         Ok(v) => v,
-        Err(_) => return outcome(uncaught(ctx, state), None),
+        Err(_) => {
+            // An `uncaughtException` listener may take it; then the loop goes on.
+            let code = uncaught(ctx, state);
+            if state.exiting() {
+                return outcome(code, None);
+            }
+            Value::new_undefined(ctx.clone())
+        }
     };
     if let Some(code) = state.exit_code.get() {
         return outcome(code, None);
@@ -174,10 +179,44 @@ fn run_cli<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest, module: &st
     {
         return outcome(exit, None);
     }
-    if let Stop::Exit = event_loop::drive(ctx, state, None, false) {
-        return outcome(state.exit_code.get().unwrap_or(1), None);
+    outcome(finish(ctx, state, &process), None)
+}
+
+/// Run the event loop dry, with Node's `beforeExit` (which may schedule more work)
+/// and `exit` events; the exit code.
+fn finish<'js>(ctx: &Ctx<'js>, state: &Shared, process: &Object<'js>) -> i32 {
+    loop {
+        if let Stop::Exit = event_loop::drive(ctx, state, None, false) {
+            return state.exit_code.get().unwrap_or(1);
+        }
+        match internal_call::<bool>(ctx, state, "beforeExit") {
+            Ok(true) if !state.timers.borrow().is_idle() || state.ticks_pending.get() => {}
+            Ok(_) => break,
+            Err(()) if state.exiting() => return state.exit_code.get().unwrap_or(1),
+            Err(()) => {}
+        }
     }
-    outcome(state.exit_code.get().unwrap_or_else(|| exit_code_of(&process)), None)
+    if let Err(()) = internal_call::<i32>(ctx, state, "emitExit")
+        && state.exiting()
+    {
+        return state.exit_code.get().unwrap_or(1);
+    }
+    state.exit_code.get().unwrap_or_else(|| exit_code_of(process))
+}
+
+/// Call `internal[name]()`; an exception is reported as uncaught.
+fn internal_call<'js, R: rquickjs::FromJs<'js>>(
+    ctx: &Ctx<'js>,
+    state: &Shared,
+    name: &str,
+) -> Result<R, ()> {
+    let called = state
+        .internal(ctx)
+        .and_then(|internal| internal.get::<_, Function>(name))
+        .and_then(|f| f.call::<_, R>(()));
+    called.map_err(|_| {
+        uncaught(ctx, state);
+    })
 }
 
 /// `process.exitCode`, if the program set it to a number.

@@ -4,7 +4,7 @@
 //! which is what makes `setImmediate` inside an I/O callback run before a zero-delay
 //! `setTimeout`.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use rquickjs::{Ctx, Function, Persistent};
 
@@ -33,6 +33,8 @@ pub struct Timers {
     pub immediates: VecDeque<(u32, Persistent<Function<'static>>)>,
     /// I/O completions, in order.
     pub io: VecDeque<Persistent<Function<'static>>>,
+    /// Timers that do not keep the run alive (`timeout.unref()`).
+    pub unref: HashSet<u32>,
 }
 
 impl Timers {
@@ -42,6 +44,7 @@ impl Timers {
         self.entries.clear();
         self.immediates.clear();
         self.io.clear();
+        self.unref.clear();
     }
 
     fn next_id(&mut self) -> u32 {
@@ -49,9 +52,11 @@ impl Timers {
         self.next_id
     }
 
-    /// Whether anything at all is queued.
+    /// Whether nothing that keeps the run alive is queued.
     pub fn is_idle(&self) -> bool {
-        self.queue.is_empty() && self.immediates.is_empty() && self.io.is_empty()
+        self.immediates.is_empty()
+            && self.io.is_empty()
+            && self.queue.keys().all(|(_, id)| self.unref.contains(id))
     }
 }
 
@@ -110,8 +115,19 @@ pub fn queue_io<'js>(state: &Shared, ctx: &Ctx<'js>, callback: Function<'js>) {
         .push_back(Persistent::save(ctx, callback));
 }
 
+/// `timeout.unref()` / `ref()`.
+pub fn set_ref(state: &Shared, id: u32, keeps_alive: bool) {
+    let mut timers = state.timers.borrow_mut();
+    if keeps_alive {
+        timers.unref.remove(&id);
+    } else if timers.entries.contains_key(&id) {
+        timers.unref.insert(id);
+    }
+}
+
 pub fn clear_timer(state: &Shared, id: u32) {
     let mut timers = state.timers.borrow_mut();
+    timers.unref.remove(&id);
     if let Some((deadline, _)) = timers.entries.remove(&id) {
         timers.queue.remove(&(deadline, id));
     } else if let Some(at) = timers.immediates.iter().position(|(i, _)| *i == id) {

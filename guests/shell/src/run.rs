@@ -153,6 +153,13 @@ fn build_shell(
             state.env.remove("USER");
         }
     }
+    // A bash started by a login has PATH in its environment, and programs it runs
+    // (node's `process.env.PATH`, npm, Python's `shutil.which`) expect to find it.
+    if !state.env.contains_key("PATH")
+        && let Some(path) = state.variables.get("PATH").cloned()
+    {
+        state.env.insert("PATH".into(), path);
+    }
     bash.restore_shell_state(&state);
     bash
 }

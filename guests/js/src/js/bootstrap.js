@@ -136,9 +136,7 @@ hrtime.bigint = () => native.monotonicNs();
 function outputStream(fd) {
   const stream = {
     fd,
-    isTTY: false,
     writable: true,
-    columns: 80,
     write(chunk, encoding, callback) {
       if (typeof encoding === 'function') callback = encoding;
       if (typeof chunk === 'string') {
@@ -173,10 +171,24 @@ function outputStream(fd) {
   return stream;
 }
 
+// process.env turns what is stored into strings, as Node's does.
+function envObject(values) {
+  return new Proxy(values, {
+    set(target, key, value) {
+      target[key] = String(value);
+      return true;
+    },
+    defineProperty(target, key, desc) {
+      if ('value' in desc) desc = { ...desc, value: String(desc.value) };
+      return Reflect.defineProperty(target, key, desc);
+    },
+  });
+}
+
 const argv = native.argv.length ? native.argv : [native.mainModule];
 const process = {
   title: 'js',
-  platform: 'wasi',
+  platform: 'linux',
   arch: 'wasm32',
   pid: 1,
   ppid: 0,
@@ -186,8 +198,8 @@ const process = {
   execArgv: [],
   version: 'v20.20.2',
   versions: { node: '20.20.2', quickjs: '0.10' },
-  release: { name: 'computer-js' },
-  env: native.env(),
+  release: { name: 'node' },
+  env: envObject(native.env()),
   exitCode: undefined,
   cwd: () => native.cwd(),
   chdir(dir) {
@@ -198,8 +210,12 @@ const process = {
     }
   },
   exit(code) {
-    if (code === undefined) code = process.exitCode;
-    native.exit(code === undefined || code === null ? 0 : Number(code) | 0);
+    if (code !== undefined) process.exitCode = code;
+    if (!exiting) {
+      exiting = true;
+      emitProcess('exit', exitCodeNow());
+    }
+    native.exit(exitCodeNow());
   },
   abort() { native.exit(134); },
   hrtime,
@@ -211,28 +227,197 @@ const process = {
   uptime: () => Number(sinceOriginNs()) / 1e9,
   memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
   cpuUsage: () => ({ user: 0, system: 0 }),
-  emitWarning(warning) { emit(2, `Warning: ${warning instanceof Error ? warning.message : warning}`); },
+  emitWarning(warning, options, code) {
+    let type = 'Warning';
+    if (typeof options === 'string') type = options;
+    else if (options && typeof options === 'object') {
+      if (options.type) type = options.type;
+      if (options.code) code = options.code;
+    }
+    const w = warning instanceof Error ? warning : Object.assign(new Error(String(warning)), { name: type });
+    if (code !== undefined && w.code === undefined) w.code = code;
+    if (w.name === 'DeprecationWarning' && process.noDeprecation) return;
+    const prefix = `(node:${process.pid}) ` + (w.code ? `[${w.code}] ` : '');
+    native.queueIo(() => {
+      emitProcess('warning', w);
+      emit(2, `${prefix}${w.name}: ${w.message}`);
+    });
+  },
   umask: () => 0o022,
   getuid: () => 0,
   getgid: () => 0,
   geteuid: () => 0,
-  on() { return process; },
-  once() { return process; },
-  off() { return process; },
-  addListener() { return process; },
-  removeListener() { return process; },
-  removeAllListeners() { return process; },
-  listeners: () => [],
-  emit: () => false,
   stdout: outputStream(1),
   stderr: outputStream(2),
 };
+// process is an EventEmitter ('exit', 'beforeExit', 'warning', 'uncaughtException',
+// 'unhandledRejection', ...), without loading events.js for it.
+let exiting = false;
+const processEvents = new Map();
+function exitCodeNow() {
+  const c = process.exitCode;
+  return c === undefined || c === null ? 0 : Number(c) | 0;
+}
+function emitProcess(name, ...args) {
+  const list = processEvents.get(name);
+  if (!list || list.length === 0) return false;
+  for (const entry of list.slice()) {
+    if (entry.once) processOff(name, entry.fn);
+    entry.fn.apply(process, args);
+  }
+  return true;
+}
+function processOn(name, fn, once, prepend) {
+  checkCallback(fn);
+  let list = processEvents.get(name);
+  if (!list) processEvents.set(name, (list = []));
+  if (prepend) list.unshift({ fn, once });
+  else list.push({ fn, once });
+  return process;
+}
+function processOff(name, fn) {
+  const list = processEvents.get(name);
+  if (list) {
+    const i = list.findIndex((e) => e.fn === fn || e.fn.listener === fn);
+    if (i !== -1) list.splice(i, 1);
+  }
+  return process;
+}
+Object.assign(process, {
+  on: (name, fn) => processOn(name, fn, false, false),
+  addListener: (name, fn) => processOn(name, fn, false, false),
+  prependListener: (name, fn) => processOn(name, fn, false, true),
+  once: (name, fn) => processOn(name, fn, true, false),
+  prependOnceListener: (name, fn) => processOn(name, fn, true, true),
+  off: processOff,
+  removeListener: processOff,
+  removeAllListeners(name) {
+    if (name === undefined) processEvents.clear();
+    else processEvents.delete(name);
+    return process;
+  },
+  emit: emitProcess,
+  listeners: (name) => (processEvents.get(name) || []).map((e) => e.fn),
+  rawListeners: (name) => (processEvents.get(name) || []).map((e) => e.fn),
+  listenerCount: (name) => (processEvents.get(name) || []).length,
+  eventNames: () => [...processEvents.keys()].filter((k) => processEvents.get(k).length),
+  setMaxListeners() { return process; },
+  getMaxListeners: () => 10,
+  setUncaughtExceptionCaptureCallback(fn) { captureCallback = fn; },
+  hasUncaughtExceptionCaptureCallback: () => captureCallback !== null,
+});
+let captureCallback = null;
+
+// What Rust asks when the program is about to end or has thrown.
+function processHandles(event, err, promise) {
+  if (event === 'uncaughtException' && captureCallback) {
+    captureCallback(err);
+    return true;
+  }
+  if (event === 'unhandledRejection' && !(processEvents.get(event) || []).length) return false;
+  if (event === 'uncaughtException' && !(processEvents.get(event) || []).length) return false;
+  if (event === 'unhandledRejection') emitProcess(event, err, promise);
+  else emitProcess(event, err, 'uncaughtException');
+  return true;
+}
+function beforeExit() {
+  if (exiting) return false;
+  return emitProcess('beforeExit', exitCodeNow());
+}
+function emitExit() {
+  if (exiting) return exitCodeNow();
+  exiting = true;
+  emitProcess('exit', exitCodeNow());
+  return exitCodeNow();
+}
+
 Object.defineProperty(process, 'stdin', {
   configurable: true,
   enumerable: true,
   get() {
     const stdin = require('stdin').create();
-    Object.defineProperty(process, 'stdin', { value: stdin, configurable: true, enumerable: true, writable: true });
+    // process is an EventEmitter ('exit', 'beforeExit', 'warning', 'uncaughtException',
+// 'unhandledRejection', ...), without loading events.js for it.
+let exiting = false;
+const processEvents = new Map();
+function exitCodeNow() {
+  const c = process.exitCode;
+  return c === undefined || c === null ? 0 : Number(c) | 0;
+}
+function emitProcess(name, ...args) {
+  const list = processEvents.get(name);
+  if (!list || list.length === 0) return false;
+  for (const entry of list.slice()) {
+    if (entry.once) processOff(name, entry.fn);
+    entry.fn.apply(process, args);
+  }
+  return true;
+}
+function processOn(name, fn, once, prepend) {
+  checkCallback(fn);
+  let list = processEvents.get(name);
+  if (!list) processEvents.set(name, (list = []));
+  if (prepend) list.unshift({ fn, once });
+  else list.push({ fn, once });
+  return process;
+}
+function processOff(name, fn) {
+  const list = processEvents.get(name);
+  if (list) {
+    const i = list.findIndex((e) => e.fn === fn || e.fn.listener === fn);
+    if (i !== -1) list.splice(i, 1);
+  }
+  return process;
+}
+Object.assign(process, {
+  on: (name, fn) => processOn(name, fn, false, false),
+  addListener: (name, fn) => processOn(name, fn, false, false),
+  prependListener: (name, fn) => processOn(name, fn, false, true),
+  once: (name, fn) => processOn(name, fn, true, false),
+  prependOnceListener: (name, fn) => processOn(name, fn, true, true),
+  off: processOff,
+  removeListener: processOff,
+  removeAllListeners(name) {
+    if (name === undefined) processEvents.clear();
+    else processEvents.delete(name);
+    return process;
+  },
+  emit: emitProcess,
+  listeners: (name) => (processEvents.get(name) || []).map((e) => e.fn),
+  rawListeners: (name) => (processEvents.get(name) || []).map((e) => e.fn),
+  listenerCount: (name) => (processEvents.get(name) || []).length,
+  eventNames: () => [...processEvents.keys()].filter((k) => processEvents.get(k).length),
+  setMaxListeners() { return process; },
+  getMaxListeners: () => 10,
+  setUncaughtExceptionCaptureCallback(fn) { captureCallback = fn; },
+  hasUncaughtExceptionCaptureCallback: () => captureCallback !== null,
+});
+let captureCallback = null;
+
+// What Rust asks when the program is about to end or has thrown.
+function processHandles(event, err, promise) {
+  if (event === 'uncaughtException' && captureCallback) {
+    captureCallback(err);
+    return true;
+  }
+  if (event === 'unhandledRejection' && !(processEvents.get(event) || []).length) return false;
+  if (event === 'uncaughtException' && !(processEvents.get(event) || []).length) return false;
+  if (event === 'unhandledRejection') emitProcess(event, err, promise);
+  else emitProcess(event, err, 'uncaughtException');
+  return true;
+}
+function beforeExit() {
+  if (exiting) return false;
+  return emitProcess('beforeExit', exitCodeNow());
+}
+function emitExit() {
+  if (exiting) return exitCodeNow();
+  exiting = true;
+  emitProcess('exit', exitCodeNow());
+  return exitCodeNow();
+}
+
+Object.defineProperty(process, 'stdin', { value: stdin, configurable: true, enumerable: true, writable: true });
     return stdin;
   },
 });
@@ -258,10 +443,10 @@ function checkCallback(fn) {
 }
 
 class Timeout {
-  constructor(id) { this._id = id; }
-  ref() { return this; }
-  unref() { return this; }
-  hasRef() { return true; }
+  constructor(id) { this._id = id; this._ref = true; }
+  ref() { this._ref = true; native.refTimer(this._id, true); return this; }
+  unref() { this._ref = false; native.refTimer(this._id, false); return this; }
+  hasRef() { return this._ref; }
   refresh() { return this; }
   close() { native.clearTimer(this._id); return this; }
   [Symbol.toPrimitive]() { return this._id; }
@@ -344,6 +529,30 @@ lazyGlobal('crypto', () => ({
   },
 }));
 
+// ---- JSON's errors in V8's words ------------------------------------------------
+
+const jsonParse = JSON.parse;
+const jsonStringify = JSON.stringify;
+define(JSON, 'parse', function parse(text, reviver) {
+  try {
+    return jsonParse(text, reviver);
+  } catch (e) {
+    if (e instanceof SyntaxError) e.message = e.message.replace(/ \(line \d+ column \d+\)$/, '');
+    throw e;
+  }
+});
+define(JSON, 'stringify', function stringify(value, replacer, space) {
+  try {
+    return jsonStringify(value, replacer, space);
+  } catch (e) {
+    if (e instanceof TypeError) {
+      if (e.message === 'circular reference') e.message = 'Converting circular structure to JSON';
+      else if (/BigInt/.test(e.message)) e.message = 'Do not know how to serialize a BigInt';
+    }
+    throw e;
+  }
+});
+
 // ---- lazily loaded globals ------------------------------------------------------
 
 lazyGlobal('Buffer', () => require('buffer').Buffer);
@@ -396,6 +605,9 @@ function nodeUncaught(err, inspect) {
 const internal = {
   require,
   runTicks,
+  processHandles,
+  beforeExit,
+  emitExit,
   process,
   formatUncaught(err) {
     const { inspect } = require('inspect');

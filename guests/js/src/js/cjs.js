@@ -57,7 +57,7 @@ class Module {
     this.paths = resolver.nodeModulePaths(path.dirname(filename));
     let ext = path.extname(filename);
     if ((ext === '.js' || ext === '.mjs') && resolver.format(filename, false) === 'module') {
-      this.exports = mod.importSync(filename);
+      this.exports = esmExports(mod.importSync(filename));
       this.loaded = true;
       return;
     }
@@ -110,6 +110,18 @@ Module._extensions['.node'] = (module, filename) => {
   throw resolver.codedError('ERR_NOT_SUPPORTED_IN_SANDBOX',
     `Cannot load native addon ${filename}: native (.node) addons cannot run in the WebAssembly sandbox`);
 };
+
+// What require() of an ES module gives (Node 20.19+): its namespace, marked
+// `__esModule` when it has a default export so that transpiled code reads `default`.
+function esmExports(namespace) {
+  if (!('default' in namespace)) return namespace;
+  const out = Object.create(null);
+  Object.defineProperty(out, '__esModule', { value: true, enumerable: true });
+  for (const key of Object.keys(namespace)) {
+    Object.defineProperty(out, key, { get: () => namespace[key], enumerable: true });
+  }
+  return out;
+}
 
 function requireStack(parent) {
   const stack = [];

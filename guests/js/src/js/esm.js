@@ -38,7 +38,6 @@ function cjsFacade(file) {
   let src = `const __m = globalThis[Symbol.for('computer.internal')].require('cjs').requireFromEsm(${JSON.stringify(file)});\n` +
     'export default __m;\n';
   names.forEach((name, i) => {
-    if (name === '__esModule') return;
     src += `const __e${i} = __m == null ? undefined : __m[${JSON.stringify(name)}];\n`;
     src += IDENT.test(name) && !RESERVED.has(name)
       ? `export { __e${i} as ${name} };\n`

@@ -4,7 +4,10 @@
 
 function assertPath(p, name = 'path') {
   if (typeof p !== 'string') {
-    const err = new TypeError(`The "${name}" argument must be of type string. Received ${p === null ? 'null' : typeof p}`);
+    const got = p === null ? 'null' : p === undefined ? 'undefined' : typeof p === 'function' ? `function ${p.name}`
+      : typeof p === 'object' ? `an instance of ${p.constructor ? p.constructor.name : 'Object'}`
+      : `type ${typeof p} (${typeof p === 'string' ? `'${p}'` : String(p)})`;
+    const err = new TypeError(`The "${name}" argument must be of type string. Received ${got}`);
     err.code = 'ERR_INVALID_ARG_TYPE';
     throw err;
   }

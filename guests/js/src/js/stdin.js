@@ -11,7 +11,6 @@ class Stdin extends EventEmitter {
   constructor() {
     super();
     this.fd = 0;
-    this.isTTY = false;
     this.readable = true;
     this.readableEnded = false;
     this._encoding = null;
