@@ -17,6 +17,12 @@ const BYTECODE: &[(&str, &[u8])] = &[
         "bootstrap",
         include_bytes!(concat!(env!("OUT_DIR"), "/bootstrap.qbc")),
     ),
+    ("assert", include_bytes!(concat!(env!("OUT_DIR"), "/assert.qbc"))),
+    ("assert_diff", include_bytes!(concat!(env!("OUT_DIR"), "/assert_diff.qbc"))),
+    ("assert_error", include_bytes!(concat!(env!("OUT_DIR"), "/assert_error.qbc"))),
+    ("assert_source", include_bytes!(concat!(env!("OUT_DIR"), "/assert_source.qbc"))),
+    ("assert_throws", include_bytes!(concat!(env!("OUT_DIR"), "/assert_throws.qbc"))),
+    ("comparisons", include_bytes!(concat!(env!("OUT_DIR"), "/comparisons.qbc"))),
     (
         "buffer",
         include_bytes!(concat!(env!("OUT_DIR"), "/buffer.qbc")),
@@ -103,6 +109,8 @@ pub fn compile<'js>(ctx: &Ctx<'js>, name: &str) -> Result<Function<'js>> {
 /// Import specifiers of the built-in ES modules, and the internal module behind each.
 /// The `node:` prefix is optional, as in Node.
 const ES_MODULES: &[(&str, &str)] = &[
+    ("assert", "assert"),
+    ("assert/strict", "assert/strict"),
     ("buffer", "buffer"),
     ("events", "events"),
     ("fs", "fs"),

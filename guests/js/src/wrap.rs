@@ -4,6 +4,12 @@
 /// The embedded files: the bootstrap and the internal CommonJS-style modules.
 pub const FILES: &[&str] = &[
     "bootstrap",
+    "assert",
+    "assert_diff",
+    "assert_error",
+    "assert_source",
+    "assert_throws",
+    "comparisons",
     "buffer",
     "clone",
     "encoding",

@@ -8,6 +8,7 @@ const cache = Object.create(null);
 function require(name) {
   if (name === 'process') return process;
   if (name === 'fs/promises') return require('fs').promises;
+  if (name === 'assert/strict') return require('assert').strict;
   let mod = cache[name];
   if (mod !== undefined) return mod.exports;
   mod = { exports: {} };
