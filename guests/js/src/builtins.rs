@@ -52,6 +52,11 @@ const BYTECODE: &[(&str, &[u8])] = &[
         "stdin",
         include_bytes!(concat!(env!("OUT_DIR"), "/stdin.qbc")),
     ),
+    ("test", include_bytes!(concat!(env!("OUT_DIR"), "/test.qbc"))),
+    ("test_cli", include_bytes!(concat!(env!("OUT_DIR"), "/test_cli.qbc"))),
+    ("test_core", include_bytes!(concat!(env!("OUT_DIR"), "/test_core.qbc"))),
+    ("test_mock", include_bytes!(concat!(env!("OUT_DIR"), "/test_mock.qbc"))),
+    ("test_tap", include_bytes!(concat!(env!("OUT_DIR"), "/test_tap.qbc"))),
     (
         "util",
         include_bytes!(concat!(env!("OUT_DIR"), "/util.qbc")),
@@ -118,6 +123,7 @@ const ES_MODULES: &[(&str, &str)] = &[
     ("path", "path"),
     ("path/posix", "path"),
     ("process", "process"),
+    ("test", "test"),
     ("util", "util"),
 ];
 

@@ -113,14 +113,40 @@ fn run_in<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest) -> RunOutcom
         Err(code) => return outcome(code, None),
     };
 
-    // Timers and callbacks still pending keep the run alive, as in Node.
-    if let Stop::Exit = event_loop::drive(ctx, state, None) {
-        return outcome(state.exit_code.get().unwrap_or(1), None);
-    }
-    if let Some(code) = state.exit_code.get() {
-        return outcome(code, None);
+    // Timers and callbacks still pending keep the run alive, as in Node; when they
+    // are done, `beforeExit` listeners (node:test reports there) may queue more.
+    loop {
+        if let Stop::Exit = event_loop::drive(ctx, state, None) {
+            return outcome(state.exit_code.get().unwrap_or(1), None);
+        }
+        if let Some(code) = state.exit_code.get() {
+            return outcome(code, None);
+        }
+        if !before_exit(ctx, state) {
+            break;
+        }
     }
     outcome(exit_code_of(&process), value)
+}
+
+/// Call the bootstrap's `beforeExit()`; true when a listener ran, so the loop
+/// must go on.
+fn before_exit(ctx: &Ctx<'_>, state: &Shared) -> bool {
+    let Ok(internal) = state.internal(ctx) else {
+        return false;
+    };
+    let Ok(hook) = internal.get::<_, Function>("beforeExit") else {
+        return false;
+    };
+    match hook.call::<_, bool>(()) {
+        Ok(ran) => ran,
+        Err(_) => {
+            let err = ctx.catch();
+            report::fatal(ctx, state, err);
+            // The next drive sees the run ending.
+            true
+        }
+    }
 }
 
 /// `process.exitCode`, if the program set it to a number.

@@ -18,6 +18,11 @@ pub const FILES: &[&str] = &[
     "inspect",
     "path",
     "stdin",
+    "test",
+    "test_cli",
+    "test_core",
+    "test_mock",
+    "test_tap",
     "util",
 ];
 

@@ -63,7 +63,7 @@ function generatedMessage(actual, expected, operator) {
 function callerFrames(stack) {
   const frames = String(stack || '').split('\n').filter((l) => l !== '');
   let i = 0;
-  while (i < frames.length && /\(node:(assert|assert_diff|assert_error|test|test_tap)(:|\))/.test(frames[i])) i++;
+  while (i < frames.length && /\(node:assert[a-z_]*(:|\))/.test(frames[i])) i++;
   return frames.slice(i).join('\n');
 }
 

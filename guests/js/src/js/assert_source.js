@@ -36,16 +36,16 @@ function closeParen(src, open) {
   return -1;
 }
 
+// The call whose callee spans the frame's position (a stack points at the callee's
+// last name: `ok` of `assert.ok(`), up to its matching `)`.
 function callText(src, offset) {
-  // The callee: the member chain that ends at the `(` nearest to the position.
   const re = /[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\(/g;
-  let best = null;
   for (let m; (m = re.exec(src)) !== null && m.index <= offset;) {
-    re.lastIndex = m.index + 1;
+    if (offset >= m.index + m[0].length) continue;
     const end = closeParen(src, m.index + m[0].length - 1);
-    if (end >= offset - 1 && /^(assert|ok)\b|\.ok\s*\($|^assert\s*\(/.test(m[0]) && (best === null || m.index >= best[0])) best = [m.index, end];
+    return end === -1 ? null : src.slice(m.index, end + 1);
   }
-  return best && src.slice(best[0], best[1] + 1);
+  return null;
 }
 
 function falsyMessage(stack) {
@@ -58,7 +58,7 @@ function falsyMessage(stack) {
   const lineStart = lines.slice(0, site.line - 1).reduce((n, l) => n + l.length + 1, 0);
   const code = callText(src.slice(lineStart), site.column - 1);
   if (!code) return undefined;
-  const column = /^\s*/.exec(lines[site.line - 1])[0].length;
+  const column = site.column - 1;
   const [head, ...rest] = code.split('\n');
   let message = head;
   for (const frame of rest) {

@@ -348,9 +348,19 @@ function wsError(raw, module, fn) {
   return err;
 }
 
+// One-shot callbacks for when the event loop has drained (node:test's summary);
+// run.rs calls beforeExit() then and keeps the loop going while it returns true.
+const beforeExitOnce = [];
+
 const internal = {
   require,
   process,
+  beforeExitOnce(fn) { beforeExitOnce.push(fn); },
+  beforeExit() {
+    if (beforeExitOnce.length === 0) return false;
+    for (const fn of beforeExitOnce.splice(0)) fn();
+    return true;
+  },
   formatUncaught(err) {
     const { inspect } = require('inspect');
     if (err instanceof Error) return inspect(err);
