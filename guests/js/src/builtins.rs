@@ -61,6 +61,8 @@ const BYTECODE: &[(&str, &[u8])] = &[
         "util",
         include_bytes!(concat!(env!("OUT_DIR"), "/util.qbc")),
     ),
+    ("util_parse_args", include_bytes!(concat!(env!("OUT_DIR"), "/util_parse_args.qbc"))),
+    ("util_types", include_bytes!(concat!(env!("OUT_DIR"), "/util_types.qbc"))),
 ];
 
 /// Run the compiled script `name`, which evaluates to its wrapper function.

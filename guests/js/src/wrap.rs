@@ -24,6 +24,8 @@ pub const FILES: &[&str] = &[
     "test_mock",
     "test_tap",
     "util",
+    "util_parse_args",
+    "util_types",
 ];
 
 /// The script for `name`: a function expression around the file's body. The body

@@ -4,7 +4,8 @@
 const { inspectValue, READABLE, isObjectLike, createErrDiff, truncatedLines } = require('assert_diff');
 
 function invalidArgType(name, type, value) {
-  const err = new TypeError(`The "${name}" argument must be of type ${type}.${receivedText(value)}`);
+  const kind = name.includes('.') ? 'property' : 'argument';
+  const err = new TypeError(`The "${name}" ${kind} must be of type ${type}.${receivedText(value)}`);
   err.code = 'ERR_INVALID_ARG_TYPE';
   return err;
 }

@@ -214,7 +214,7 @@ Object.assign(test, {
   suite: describe,
   test,
 });
-for (const [key, value] of Object.entries({ TestContext, SuiteContext, withCurrent, runCli: (args) => require('test_cli').runCli(args) })) {
+for (const [key, value] of Object.entries({ TestContext, SuiteContext, withCurrent, runCli: (...args) => require('test_cli').runCli(...args) })) {
   Object.defineProperty(test, key, { value, enumerable: false });
 }
 
