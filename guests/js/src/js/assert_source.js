@@ -36,16 +36,25 @@ function closeParen(src, open) {
   return -1;
 }
 
-// The call whose callee spans the frame's position (a stack points at the callee's
-// last name: `ok` of `assert.ok(`), up to its matching `)`.
+// QuickJS's column lands somewhere inside the call (the callee or an argument), so
+// take the innermost call around it whose callee reads like an assertion (`ok`,
+// `assert`, `strict`, `x.ok`), else the innermost call around it. Returns the text
+// and its column (node re-indents continuation lines by it).
 function callText(src, offset) {
   const re = /[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\(/g;
+  let best = null;
+  let fallback = null;
   for (let m; (m = re.exec(src)) !== null && m.index <= offset;) {
-    if (offset >= m.index + m[0].length) continue;
+    re.lastIndex = m.index + m[0].length;
     const end = closeParen(src, m.index + m[0].length - 1);
-    return end === -1 ? null : src.slice(m.index, end + 1);
+    if (end === -1 || end < offset) continue;
+    const callee = m[0].replace(/[\s(]+$/, '');
+    const last = /[A-Za-z_$][\w$]*$/.exec(callee);
+    const found = { text: src.slice(m.index, end + 1), column: m.index };
+    fallback = found;
+    if (/^(ok|assert|strict)$/.test(last[0])) best = found;
   }
-  return null;
+  return best || fallback;
 }
 
 function falsyMessage(stack) {
@@ -56,10 +65,10 @@ function falsyMessage(stack) {
   const lines = src.split('\n');
   if (site.line > lines.length) return undefined;
   const lineStart = lines.slice(0, site.line - 1).reduce((n, l) => n + l.length + 1, 0);
-  const code = callText(src.slice(lineStart), site.column - 1);
-  if (!code) return undefined;
-  const column = site.column - 1;
-  const [head, ...rest] = code.split('\n');
+  const call = callText(src.slice(lineStart), site.column - 1);
+  if (!call) return undefined;
+  const { column } = call;
+  const [head, ...rest] = call.text.split('\n');
   let message = head;
   for (const frame of rest) {
     let pos = 0;

@@ -114,6 +114,7 @@ const ASSERT_METHODS = ['deepEqual', 'deepStrictEqual', 'doesNotMatch', 'doesNot
 
 class TestContext {
   #test;
+  #assert;
 
   constructor(test) {
     this.#test = test;
@@ -126,16 +127,19 @@ class TestContext {
   get passed() { return this.#test.passed; }
   get mock() { return (this.#test.mock ??= new MockTracker()); }
 
+  // Counted for t.plan(); the plan is the one set when `assert` is first read.
   get assert() {
+    if (this.#assert !== undefined) return this.#assert;
     const assert = require('assert');
-    const test = this.#test;
-    const out = {};
-    for (const name of ASSERT_METHODS) {
+    const { plan } = this.#test;
+    const out = { __proto__: null };
+    for (const name of [...ASSERT_METHODS, 'ok']) {
       out[name] = (...args) => {
-        if (test.plan !== null) test.plan.actual++;
+        if (plan !== null) plan.actual++;
         return assert[name](...args);
       };
     }
+    this.#assert = out;
     return out;
   }
 

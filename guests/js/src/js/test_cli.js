@@ -108,13 +108,14 @@ class Merger {
     return reported;
   }
 
-  // A file without results of its own stands for one test.
-  addFile(file, status, ms) {
+  // A file without results of its own stands for one test, numbered (as node
+  // does) by its place in the file list.
+  addFile(file, number, status, ms) {
     const ok = status === 0;
     this.topLevel++;
     this.totals.tests++;
     this.totals[ok ? 'pass' : 'fail']++;
-    this.lines.push(`# Subtest: ${file}`, `${ok ? 'ok' : 'not ok'} ${this.topLevel} - ${file}`, '  ---', `  duration_ms: ${ms}`);
+    this.lines.push(`# Subtest: ${file}`, `${ok ? 'ok' : 'not ok'} ${number} - ${file}`, '  ---', `  duration_ms: ${ms}`);
     if (!ok) {
       this.lines.push(`  location: '${file}:1:1'`, "  failureType: 'testCodeFailure'", `  exitCode: ${status}`, '  signal: ~',
         "  error: 'test failed'", "  code: 'ERR_TEST_FAILURE'");
@@ -147,12 +148,12 @@ function runCli(args = [], spawn = defaultSpawn) {
   }
   const merger = new Merger();
   let failed = false;
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     const t0 = performance.now();
     const r = spawn(file);
     const status = r.status ?? 1;
     if (!merger.add(String(r.stdout ?? ''), String(r.stderr ?? ''))) {
-      merger.addFile(file, status, performance.now() - t0);
+      merger.addFile(file, i + 1, status, performance.now() - t0);
       if (status !== 0) failed = true;
     } else if (status !== 0) {
       failed = true;

@@ -102,7 +102,7 @@ class MockTracker {
       holder = Object.getPrototypeOf(holder);
     }
     if (desc === undefined) {
-      const err = new TypeError(`The argument 'methodName' must be a method. Received ${String(name)}`);
+      const err = new TypeError(`The argument 'methodName' must be a method. Received ${require('inspect').inspect(object[name])}`);
       err.code = 'ERR_INVALID_ARG_VALUE';
       throw err;
     }
