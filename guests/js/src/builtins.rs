@@ -17,12 +17,30 @@ const BYTECODE: &[(&str, &[u8])] = &[
         "bootstrap",
         include_bytes!(concat!(env!("OUT_DIR"), "/bootstrap.qbc")),
     ),
-    ("assert", include_bytes!(concat!(env!("OUT_DIR"), "/assert.qbc"))),
-    ("assert_diff", include_bytes!(concat!(env!("OUT_DIR"), "/assert_diff.qbc"))),
-    ("assert_error", include_bytes!(concat!(env!("OUT_DIR"), "/assert_error.qbc"))),
-    ("assert_source", include_bytes!(concat!(env!("OUT_DIR"), "/assert_source.qbc"))),
-    ("assert_throws", include_bytes!(concat!(env!("OUT_DIR"), "/assert_throws.qbc"))),
-    ("comparisons", include_bytes!(concat!(env!("OUT_DIR"), "/comparisons.qbc"))),
+    (
+        "assert",
+        include_bytes!(concat!(env!("OUT_DIR"), "/assert.qbc")),
+    ),
+    (
+        "assert_diff",
+        include_bytes!(concat!(env!("OUT_DIR"), "/assert_diff.qbc")),
+    ),
+    (
+        "assert_error",
+        include_bytes!(concat!(env!("OUT_DIR"), "/assert_error.qbc")),
+    ),
+    (
+        "assert_source",
+        include_bytes!(concat!(env!("OUT_DIR"), "/assert_source.qbc")),
+    ),
+    (
+        "assert_throws",
+        include_bytes!(concat!(env!("OUT_DIR"), "/assert_throws.qbc")),
+    ),
+    (
+        "comparisons",
+        include_bytes!(concat!(env!("OUT_DIR"), "/comparisons.qbc")),
+    ),
     (
         "buffer",
         include_bytes!(concat!(env!("OUT_DIR"), "/buffer.qbc")),
@@ -52,17 +70,38 @@ const BYTECODE: &[(&str, &[u8])] = &[
         "stdin",
         include_bytes!(concat!(env!("OUT_DIR"), "/stdin.qbc")),
     ),
-    ("test", include_bytes!(concat!(env!("OUT_DIR"), "/test.qbc"))),
-    ("test_cli", include_bytes!(concat!(env!("OUT_DIR"), "/test_cli.qbc"))),
-    ("test_core", include_bytes!(concat!(env!("OUT_DIR"), "/test_core.qbc"))),
-    ("test_mock", include_bytes!(concat!(env!("OUT_DIR"), "/test_mock.qbc"))),
-    ("test_tap", include_bytes!(concat!(env!("OUT_DIR"), "/test_tap.qbc"))),
+    (
+        "test",
+        include_bytes!(concat!(env!("OUT_DIR"), "/test.qbc")),
+    ),
+    (
+        "test_cli",
+        include_bytes!(concat!(env!("OUT_DIR"), "/test_cli.qbc")),
+    ),
+    (
+        "test_core",
+        include_bytes!(concat!(env!("OUT_DIR"), "/test_core.qbc")),
+    ),
+    (
+        "test_mock",
+        include_bytes!(concat!(env!("OUT_DIR"), "/test_mock.qbc")),
+    ),
+    (
+        "test_tap",
+        include_bytes!(concat!(env!("OUT_DIR"), "/test_tap.qbc")),
+    ),
     (
         "util",
         include_bytes!(concat!(env!("OUT_DIR"), "/util.qbc")),
     ),
-    ("util_parse_args", include_bytes!(concat!(env!("OUT_DIR"), "/util_parse_args.qbc"))),
-    ("util_types", include_bytes!(concat!(env!("OUT_DIR"), "/util_types.qbc"))),
+    (
+        "util_parse_args",
+        include_bytes!(concat!(env!("OUT_DIR"), "/util_parse_args.qbc")),
+    ),
+    (
+        "util_types",
+        include_bytes!(concat!(env!("OUT_DIR"), "/util_types.qbc")),
+    ),
 ];
 
 /// Run the compiled script `name`, which evaluates to its wrapper function.
