@@ -42,7 +42,7 @@ function count(test) {
 }
 
 function finish() {
-  root.postRun();
+  root.postRun(new TestFailure('Promise resolution is still pending but the event loop has already resolved', 'cancelledByParent'));
   const c = root.counters;
   reporter.plan(0, c.topLevel);
   for (const d of root.diagnostics) reporter.diagnostic(0, d);

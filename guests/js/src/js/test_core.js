@@ -269,7 +269,7 @@ class Test {
     if (this.parent !== null || typeof this.hookType === 'string') this.postRun();
   }
 
-  postRun() {
+  postRun(pendingError) {
     // A cancelled test that ends later was already reported.
     if (this.finished) return;
     this.endTime ??= now();
@@ -278,8 +278,8 @@ class Test {
     let failed = 0;
     for (const sub of this.subtests) {
       if (!sub.finished) {
-        sub.cancel();
-        sub.postRun();
+        sub.cancel(pendingError);
+        sub.postRun(pendingError);
       }
       if (!sub.passed && !sub.isTodo) failed++;
     }
