@@ -65,6 +65,8 @@ pub fn compile<'js>(ctx: &Ctx<'js>, name: &str) -> Result<Function<'js>> {
 /// Import specifiers of the built-in ES modules, and the internal module behind each.
 /// The `node:` prefix is optional, as in Node.
 const ES_MODULES: &[(&str, &str)] = &[
+    ("assert", "assert"),
+    ("assert/strict", "assert/strict"),
     ("buffer", "buffer"),
     ("child_process", "child_process"),
     ("events", "events"),
@@ -74,6 +76,7 @@ const ES_MODULES: &[(&str, &str)] = &[
     ("path", "path"),
     ("path/posix", "path"),
     ("process", "process"),
+    ("test", "test"),
     ("util", "util"),
 ];
 

@@ -71,6 +71,14 @@ pub fn run_ticks_and_jobs<'js>(
     }
 }
 
+/// Whether anything is queued that keeps the run alive: timers, immediates, I/O
+/// completions, ticks or microtasks.
+pub fn has_work(ctx: &Ctx<'_>, state: &Shared) -> bool {
+    // SAFETY: a read of this context's runtime's job queue.
+    let jobs = unsafe { qjs::JS_IsJobPending(qjs::JS_GetRuntime(ctx.as_raw().as_ptr())) };
+    jobs || state.ticks_pending.get() || !state.timers.borrow().is_idle()
+}
+
 /// Why [`drive`] returned.
 pub enum Stop {
     /// `until` settled (or, without `until`, nothing is left to do).

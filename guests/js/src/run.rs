@@ -190,7 +190,7 @@ fn finish<'js>(ctx: &Ctx<'js>, state: &Shared, process: &Object<'js>) -> i32 {
             return state.exit_code.get().unwrap_or(1);
         }
         match internal_call::<bool>(ctx, state, "beforeExit") {
-            Ok(true) if !state.timers.borrow().is_idle() || state.ticks_pending.get() => {}
+            Ok(true) if event_loop::has_work(ctx, state) => {}
             Ok(_) => break,
             Err(()) if state.exiting() => return state.exit_code.get().unwrap_or(1),
             Err(()) => {}

@@ -4,6 +4,12 @@
 /// The embedded files: the bootstrap and the internal CommonJS-style modules.
 pub const FILES: &[&str] = &[
     "bootstrap",
+    "assert",
+    "assert_diff",
+    "assert_error",
+    "assert_source",
+    "assert_throws",
+    "comparisons",
     "buffer",
     "cjs",
     "cjs_lexer",
@@ -23,7 +29,14 @@ pub const FILES: &[&str] = &[
     "path",
     "resolve",
     "stdin",
+    "test",
+    "test_cli",
+    "test_core",
+    "test_mock",
+    "test_tap",
     "util",
+    "util_parse_args",
+    "util_types",
 ];
 
 /// The script for `name`: a function expression around the file's body. The body

@@ -8,6 +8,7 @@ const cache = Object.create(null);
 function require(name) {
   if (name === 'process') return process;
   if (name === 'fs/promises') return require('fs').promises;
+  if (name === 'assert/strict') return require('assert').strict;
   let mod = cache[name];
   if (mod !== undefined) return mod.exports;
   mod = { exports: {} };
@@ -320,9 +321,17 @@ function processHandles(event, err, promise) {
   else emitProcess(event, err, 'uncaughtException');
   return true;
 }
+// One-shot callbacks for when the event loop has drained (node:test's summary), run
+// before the program's own 'beforeExit' listeners.
+const beforeExitOnce = [];
 function beforeExit() {
   if (exiting) return false;
-  return emitProcess('beforeExit', exitCodeNow());
+  let ran = false;
+  if (beforeExitOnce.length) {
+    for (const fn of beforeExitOnce.splice(0)) fn();
+    ran = true;
+  }
+  return emitProcess('beforeExit', exitCodeNow()) || ran;
 }
 function emitExit() {
   if (exiting) return exitCodeNow();
@@ -406,9 +415,17 @@ function processHandles(event, err, promise) {
   else emitProcess(event, err, 'uncaughtException');
   return true;
 }
+// One-shot callbacks for when the event loop has drained (node:test's summary), run
+// before the program's own 'beforeExit' listeners.
+const beforeExitOnce = [];
 function beforeExit() {
   if (exiting) return false;
-  return emitProcess('beforeExit', exitCodeNow());
+  let ran = false;
+  if (beforeExitOnce.length) {
+    for (const fn of beforeExitOnce.splice(0)) fn();
+    ran = true;
+  }
+  return emitProcess('beforeExit', exitCodeNow()) || ran;
 }
 function emitExit() {
   if (exiting) return exitCodeNow();
@@ -609,6 +626,7 @@ const internal = {
   beforeExit,
   emitExit,
   process,
+  beforeExitOnce(fn) { beforeExitOnce.push(fn); },
   formatUncaught(err) {
     const { inspect } = require('inspect');
     if (native.nodeMode) return nodeUncaught(err, inspect);

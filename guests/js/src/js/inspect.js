@@ -102,7 +102,9 @@ function errorText(err) {
   const stack = typeof err.stack === 'string' ? err.stack.replace(/\n+$/, '') : '';
   if (stack === '') return header;
   // QuickJS stacks hold only the frames; V8 stacks start with the header.
-  return stack.startsWith(header) ? stack : `${header}\n${stack}`;
+  // Node's own errors put the code in the stack's header: `Name [CODE]: message`.
+  if (stack.startsWith(header) || stack.startsWith(`${err.name} [${err.code}]: `)) return stack;
+  return `${header}\n${stack}`;
 }
 
 function typedArrayName(value) {

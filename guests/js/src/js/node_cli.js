@@ -131,7 +131,7 @@ function main(argv) {
   const Module = require('cjs');
   if (o.test) {
     setProcess(o.rest);
-    return require('test').runCli(o.rest);
+    return { exit: require('test').runCli(o.rest) };
   }
   const preload = Module.createRequire(path.join(process.cwd(), '[preload]'));
   for (const p of o.preload) preload(p);

@@ -1,0 +1,1 @@
+require('node:test')('c1', (t) => { t.diagnostic('diag c'); });

@@ -1,0 +1,3 @@
+const test = require('node:test');
+test.describe('suite b', () => { test.it('b1', () => {}); });
+console.log('hello from b');

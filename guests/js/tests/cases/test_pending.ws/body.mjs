@@ -1,0 +1,3 @@
+import test from 'node:test';
+test('hangs', async () => { await new Promise(() => {}); });
+test('after hang', () => {});
