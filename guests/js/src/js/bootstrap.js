@@ -492,6 +492,11 @@ define(globalThis, 'setImmediate', function setImmediate(fn, ...args) {
   checkCallback(fn);
   return new Immediate(native.setImmediate(args.length ? () => fn(...args) : fn));
 });
+// util.promisify(setTimeout) and (setImmediate), as Node's timers define them.
+const promisifyCustom = Symbol.for('nodejs.util.promisify.custom');
+globalThis.setTimeout[promisifyCustom] = (ms, value) => new Promise((resolve) => globalThis.setTimeout(resolve, ms, value));
+globalThis.setImmediate[promisifyCustom] = (value) => new Promise((resolve) => globalThis.setImmediate(resolve, value));
+
 function clearTimer(t) {
   if (t !== undefined && t !== null) native.clearTimer(timerId(t));
 }

@@ -13,6 +13,9 @@ const INSTALLS = new Set(['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal'
 const SHORTCUTS = { t: 'test', tst: 'test', test: 'test', start: 'start', stop: 'stop', restart: 'restart' };
 const LIFECYCLE = ['prepare', 'prepublishOnly', 'prepack', 'postpack', 'dependencies', 'test', 'start', 'stop', 'restart'];
 
+let quiet = false;
+let ifPresent = false;
+
 function fail(message, code = 1) {
   native.write(2, message.split('\n').map((l) => (l ? `npm error ${l}` : 'npm error')).join('\n') + '\n');
   return { exit: code };
@@ -32,7 +35,7 @@ function shellQuote(arg) {
 
 function runScript(pkg, dir, event, script, args) {
   const cmd = args.length ? `${script} ${args.map(shellQuote).join(' ')}` : script;
-  native.write(1, `\n> ${pkg.name ? `${pkg.name}@${pkg.version || ''}` : ''} ${event}\n> ${cmd}\n\n`);
+  if (!quiet) native.write(1, `\n> ${pkg.name ? `${pkg.name}@${pkg.version || ''}` : ''} ${event}\n> ${cmd}\n\n`);
   const bins = [];
   for (let d = dir; ; d = path.dirname(d)) {
     bins.push(path.join(d, 'node_modules', '.bin'));
@@ -78,6 +81,7 @@ function run(name, args) {
   if (name === undefined) return listScripts(pkg);
   const scripts = pkg.scripts || {};
   if (scripts[name] === undefined) {
+    if (ifPresent) return { exit: 0 };
     if (name === 'start' && native.module.kind(path.join(found.dir, 'server.js')) === 'file') {
       scripts.start = 'node server.js';
     } else if (name === 'test') {
@@ -94,10 +98,24 @@ function run(name, args) {
   return { exit: 0 };
 }
 
-function main(argv) {
-  const args = argv.slice(1);
+// npm's own options may come anywhere before `--`; they are npm's, not the script's.
+function splitFlags(argv) {
   const flags = [];
-  while (args.length && args[0].startsWith('-') && args[0] !== '--') flags.push(args.shift());
+  const args = [];
+  let rest = null;
+  for (const a of argv) {
+    if (rest) rest.push(a);
+    else if (a === '--') rest = [];
+    else if (a.startsWith('-') && a !== '-') flags.push(a);
+    else args.push(a);
+  }
+  return { flags, args: rest ? [...args, ...rest] : args };
+}
+
+function main(argv) {
+  const { flags, args } = splitFlags(argv.slice(1));
+  quiet = flags.some((f) => f === '-s' || f === '--silent' || f === '--loglevel=silent' || f === '-q' || f === '--quiet');
+  ifPresent = flags.includes('--if-present');
   if (flags.includes('-v') || flags.includes('--version')) {
     native.write(1, '10.0.0-computer\n');
     return { exit: 0 };
@@ -112,7 +130,7 @@ function main(argv) {
       'Run it with the container backend (e.g. `computer exec --backend container \'npm install\'`): it works in\n' +
       'the same workspace, and the packages it installs into node_modules then run here with `node`.');
   }
-  const rest = args.filter((a) => a !== '--');
+  const rest = args;
   if (command === 'run' || command === 'run-script' || command === 'rum' || command === 'urn') {
     return run(rest[0], rest.slice(1));
   }
