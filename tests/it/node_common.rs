@@ -90,15 +90,30 @@ impl HostRoot {
         self.root.join("work")
     }
 
+    /// `$HOME` of the oracle's runs, `<tmp>/home/agent`, so what npm writes
+    /// there stays in the temporary directory and prints as `/home/agent`.
+    fn home(&self) -> PathBuf {
+        self.root.join(HOME.trim_start_matches('/'))
+    }
+
     /// Runs `source` under bash in `work/` with [`script_env`] and `stdin`;
     /// the root is cut out of stdout.
     pub fn run(&self, source: &str, stdin: &[u8]) -> Outcome {
+        let home = self.home();
+        if let Err(e) = std::fs::create_dir_all(&home) {
+            return Outcome {
+                exit: -1,
+                error: Some(format!("creating {}: {e}", home.display())),
+                ..Outcome::default()
+            };
+        }
         let mut cmd = Command::new(BASH);
         cmd.arg("-c")
             .arg(source)
             .current_dir(self.work())
             .env_clear()
-            .envs(script_env());
+            .envs(script_env())
+            .env("HOME", &home);
         let mut out = run_host(cmd, stdin, TIMEOUT);
         out.stdout = unroot(&out.stdout, &self.root.display().to_string());
         out
