@@ -333,6 +333,12 @@ pub fn differences(want: &Outcome, got: &Outcome, view: fn(&[u8]) -> Vec<u8>) ->
     if let Some(e) = &got.error {
         d.push(format!("host error: {e}"));
     }
+    let stderr = String::from_utf8_lossy(&got.stderr);
+    if !d.is_empty()
+        && let Some(first) = stderr.lines().find(|l| !l.trim().is_empty())
+    {
+        d.push(format!("note: ours' stderr begins {}", clip(first, 200)));
+    }
     d
 }
 
@@ -370,12 +376,12 @@ pub fn line_diff(want: &str, got: &str) -> String {
             ops.push((' ', a[i]));
             i += 1;
             j += 1;
-        } else if j < b.len() && (i == a.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            ops.push(('+', b[j]));
-            j += 1;
-        } else {
+        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
             ops.push(('-', a[i]));
             i += 1;
+        } else {
+            ops.push(('+', b[j]));
+            j += 1;
         }
     }
     let near = |k: usize| {
@@ -384,15 +390,20 @@ pub fn line_diff(want: &str, got: &str) -> String {
             .any(|(c, _)| *c != ' ')
     };
     let mut out = Vec::new();
+    let mut last = None;
     for (k, (c, line)) in ops.iter().enumerate() {
         if near(k) {
+            if last.is_some_and(|l| l + 1 != k) {
+                out.push("    ...".to_owned());
+            }
             out.push(format!("    {c} {}", clip_raw(line, DIFF_WIDTH)));
+            last = Some(k);
         }
     }
     if out.is_empty() {
         // Same lines: the difference is in a trailing newline or a `\r`.
         out.push(format!(
-            "    (same lines; node {:?} | ours {:?})",
+            "    (same lines; node {} | ours {})",
             clip(want, 80),
             clip(got, 80)
         ));
@@ -429,6 +440,7 @@ pub fn failure_table(failures: &[(String, Vec<String>)]) -> String {
         let kinds: Vec<&str> = diffs
             .iter()
             .map(|d| d.split([':', ' ']).next().unwrap_or(""))
+            .filter(|k| *k != "note")
             .collect();
         s.push_str(&format!("{name:width$} | {}\n", kinds.join(", ")));
     }
@@ -552,12 +564,18 @@ mod tests {
             ..Outcome::default()
         };
         assert!(differences(&want, &want.clone(), verbatim).is_empty());
-        let got = Outcome {
+        let mut got = Outcome {
             stdout: b"2\n".to_vec(),
             exit: 0,
             ..Outcome::default()
         };
         assert_eq!(differences(&want, &got, verbatim).len(), 3);
+        got.stderr = b"\nTypeError: x\n".to_vec();
+        let d = differences(&want, &got, verbatim);
+        assert_eq!(d.len(), 3, "{d:?}");
+        assert!(d[2].starts_with("note: ours' stderr begins") && d[2].contains("TypeError"));
+        let table = failure_table(&[("001-a.js".into(), d)]);
+        assert!(table.contains("001-a.js | stdout, exit\n"), "{table}");
         assert_eq!(unroot(b"/tmp/r/work/x /tmp/r", "/tmp/r"), b"/work/x ");
     }
 
