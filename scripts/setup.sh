@@ -26,8 +26,11 @@ apt_install_missing "${APT_PACKAGES[@]}"
 # tests/it/node_packages.rs). These machines come with nodesource's node 20;
 # elsewhere Debian's own packages are the fallback, though Debian 12's node is
 # 18, so a few of the corpus's expectations may differ from what it prints.
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+if ! command -v node >/dev/null; then
   apt_install_missing nodejs npm
+elif ! command -v npm >/dev/null; then
+  # nodesource's nodejs bundles npm, and Debian's npm would conflict with it.
+  log "warning: node is here but npm is not: the npm-packages check (tests/node-packages) will skip"
 fi
 node_major="$(node -p 'process.versions.node.split(".")[0]')"
 if [ "$node_major" -lt 20 ]; then
