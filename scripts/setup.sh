@@ -36,7 +36,7 @@ node_major="$(node -p 'process.versions.node.split(".")[0]')"
 if [ "$node_major" -lt 20 ]; then
   log "warning: node $(node --version) is older than 20: the node corpus's oracle is node 20 (nodesource's nodejs package)"
 else
-  log "node $(node --version) and npm $(npm --version) present"
+  log "node $(node --version) and npm $(npm --version 2>/dev/null || echo missing) present"
 fi
 
 if ! command -v rustup >/dev/null; then
