@@ -5,6 +5,7 @@
 #     the import tests, clang-19/llvm-19/wasi-libc for the QuickJS guest,
 #     ripgrep and hexyl as the references of the WASI programs' tests,
 #     python3 and python3-venv for componentize-py (the python3 command);
+#   - node (>= 20) and npm, the oracle of the node command;
 #   - the Rust wasm32-wasip2 target, rustfmt and clippy.
 set -euo pipefail
 
@@ -20,6 +21,23 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc jq file bsdextrautils diffutils ripgrep hexyl python3 python3-venv sqlite3 zip unzip curl)
 
 apt_install_missing "${APT_PACKAGES[@]}"
+
+# node and npm: the oracle of the node command (tests/it/node_corpus.rs,
+# tests/it/node_packages.rs). These machines come with nodesource's node 20;
+# elsewhere Debian's own packages are the fallback, though Debian 12's node is
+# 18, so a few of the corpus's expectations may differ from what it prints.
+if ! command -v node >/dev/null; then
+  apt_install_missing nodejs npm
+elif ! command -v npm >/dev/null; then
+  # nodesource's nodejs bundles npm, and Debian's npm would conflict with it.
+  log "warning: node is here but npm is not: the npm-packages check (tests/node-packages) will skip"
+fi
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+if [ "$node_major" -lt 20 ]; then
+  log "warning: node $(node --version) is older than 20: the node corpus's oracle is node 20 (nodesource's nodejs package)"
+else
+  log "node $(node --version) and npm $(npm --version 2>/dev/null || echo missing) present"
+fi
 
 if ! command -v rustup >/dev/null; then
   log "rustup not found: this project expects a rustup-managed toolchain (rust 1.95+)"

@@ -1,0 +1,3 @@
+// Throwing a non-Error value still exits 1.
+console.log('throwing a string');
+throw 'just a string';
