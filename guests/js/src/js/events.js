@@ -46,8 +46,10 @@ class EventEmitter {
     const list = this._events && this._events.get(name);
     if (!list) return this;
     const i = list.findIndex((l) => l === listener || l.listener === listener);
-    if (i !== -1) list.splice(i, 1);
+    if (i === -1) return this;
+    const [removed] = list.splice(i, 1);
     if (list.length === 0) this._events.delete(name);
+    if (this._events.has('removeListener')) this.emit('removeListener', name, removed.listener || removed);
     return this;
   }
   removeListener(name, listener) { return this.off(name, listener); }
@@ -62,7 +64,12 @@ class EventEmitter {
     if (!list || list.length === 0) {
       if (name === 'error') {
         const err = args[0];
-        throw err instanceof Error ? err : new Error(`Unhandled error. (${String(err)})`);
+        if (err instanceof Error) throw err;
+        const shown = require('inspect').inspect(err);
+        const wrapped = new Error(`Unhandled error. (${shown})`);
+        wrapped.code = 'ERR_UNHANDLED_ERROR';
+        wrapped.context = err;
+        throw wrapped;
       }
       return false;
     }
@@ -82,8 +89,11 @@ class EventEmitter {
     return list ? list.length : 0;
   }
   eventNames() { return this._events ? [...this._events.keys()] : []; }
-  setMaxListeners() { return this; }
-  getMaxListeners() { return 10; }
+  setMaxListeners(n) {
+    this._maxListeners = n;
+    return this;
+  }
+  getMaxListeners() { return this._maxListeners === undefined ? EventEmitter.defaultMaxListeners : this._maxListeners; }
 }
 
 EventEmitter.EventEmitter = EventEmitter;
