@@ -47,6 +47,42 @@ const BYTECODE: &[(&str, &[u8])] = &[
         include_bytes!(concat!(env!("OUT_DIR"), "/stdin.qbc")),
     ),
     (
+        "stream",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream.qbc")),
+    ),
+    (
+        "stream_duplex",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_duplex.qbc")),
+    ),
+    (
+        "stream_pipeline",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_pipeline.qbc")),
+    ),
+    (
+        "stream_promises",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_promises.qbc")),
+    ),
+    (
+        "stream_readable",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_readable.qbc")),
+    ),
+    (
+        "stream_readable_extra",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_readable_extra.qbc")),
+    ),
+    (
+        "stream_shared",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_shared.qbc")),
+    ),
+    (
+        "stream_writable",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_writable.qbc")),
+    ),
+    (
+        "string_decoder",
+        include_bytes!(concat!(env!("OUT_DIR"), "/string_decoder.qbc")),
+    ),
+    (
         "util",
         include_bytes!(concat!(env!("OUT_DIR"), "/util.qbc")),
     ),
@@ -110,6 +146,9 @@ const ES_MODULES: &[(&str, &str)] = &[
     ("path", "path"),
     ("path/posix", "path"),
     ("process", "process"),
+    ("stream", "stream"),
+    ("stream/promises", "stream_promises"),
+    ("string_decoder", "string_decoder"),
     ("util", "util"),
 ];
 

@@ -12,6 +12,15 @@ pub const FILES: &[&str] = &[
     "inspect",
     "path",
     "stdin",
+    "stream",
+    "stream_duplex",
+    "stream_pipeline",
+    "stream_promises",
+    "stream_readable",
+    "stream_readable_extra",
+    "stream_shared",
+    "stream_writable",
+    "string_decoder",
     "util",
 ];
 
