@@ -35,6 +35,26 @@ const BYTECODE: &[(&str, &[u8])] = &[
     ),
     ("fs", include_bytes!(concat!(env!("OUT_DIR"), "/fs.qbc"))),
     (
+        "fs_fd",
+        include_bytes!(concat!(env!("OUT_DIR"), "/fs_fd.qbc")),
+    ),
+    (
+        "fs_handle",
+        include_bytes!(concat!(env!("OUT_DIR"), "/fs_handle.qbc")),
+    ),
+    (
+        "fs_streams",
+        include_bytes!(concat!(env!("OUT_DIR"), "/fs_streams.qbc")),
+    ),
+    (
+        "readline",
+        include_bytes!(concat!(env!("OUT_DIR"), "/readline.qbc")),
+    ),
+    (
+        "readline_promises",
+        include_bytes!(concat!(env!("OUT_DIR"), "/readline_promises.qbc")),
+    ),
+    (
         "inspect",
         include_bytes!(concat!(env!("OUT_DIR"), "/inspect.qbc")),
     ),
@@ -146,6 +166,8 @@ const ES_MODULES: &[(&str, &str)] = &[
     ("path", "path"),
     ("path/posix", "path"),
     ("process", "process"),
+    ("readline", "readline"),
+    ("readline/promises", "readline_promises"),
     ("stream", "stream"),
     ("stream/promises", "stream_promises"),
     ("string_decoder", "string_decoder"),
