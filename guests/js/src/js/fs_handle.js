@@ -112,12 +112,20 @@ function install(sync, promises, fds, h) {
   }
   if (Symbol.asyncDispose) FileHandle.prototype[Symbol.asyncDispose] = FileHandle.prototype.close;
 
+  // fs.promises.readFile/writeFile/appendFile take a FileHandle as well as a path.
+  for (const name of ['readFile', 'writeFile', 'appendFile']) {
+    const byPath = promises[name];
+    promises[name] = async (file, ...args) => (file instanceof FileHandle ? file[name](...args) : byPath(file, ...args));
+  }
+
   sync.createReadStream = (path, options) => require('fs_streams').createReadStream(path, options);
   sync.createWriteStream = (path, options) => require('fs_streams').createWriteStream(path, options);
+  // Not enumerable: `import fs from 'fs'` makes a named export of every enumerable key,
+  // and reading these would load node:stream into every run that imports fs.
   for (const name of ['ReadStream', 'WriteStream']) {
     Object.defineProperty(sync, name, {
       configurable: true,
-      enumerable: true,
+      enumerable: false,
       get: () => require('fs_streams')[name],
     });
   }

@@ -100,7 +100,7 @@ function addChunkChecked(stream, chunk, encoding, addToFront) {
       chunk = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       encoding = '';
     } else if (chunk !== null && chunk !== undefined) {
-      err = invalidArgType('chunk', 'of type string or an instance of Buffer or Uint8Array', chunk);
+      err = invalidArgType('chunk', 'of type string or an instance of Buffer, TypedArray, or DataView', chunk);
     }
   }
   if (err) {

@@ -27,7 +27,8 @@ function codedError(code, ...args) {
   const [Ctor, message] = MESSAGES[code];
   const err = new Ctor(message(...args));
   err.code = code;
-  const frames = typeof err.stack === 'string' ? err.stack : '';
+  // The stack should start where the stream code was called, not in this helper.
+  const frames = typeof err.stack === 'string' ? err.stack.replace(/^ +at (codedError|invalidArgType) .*\n/, '') : '';
   Object.defineProperty(err, 'stack', {
     value: `${err.name} [${code}]: ${err.message}\n${frames}`,
     writable: true,
@@ -54,7 +55,7 @@ function invalidArgType(name, expected, value) {
   const err = new TypeError(`The "${name}" argument must be ${expected}. Received ${describe(value)}`);
   err.code = 'ERR_INVALID_ARG_TYPE';
   Object.defineProperty(err, 'stack', {
-    value: `TypeError [ERR_INVALID_ARG_TYPE]: ${err.message}\n${err.stack || ''}`,
+    value: `TypeError [ERR_INVALID_ARG_TYPE]: ${err.message}\n${(err.stack || '').replace(/^ +at invalidArgType .*\n/, '')}`,
     writable: true,
     configurable: true,
     enumerable: false,

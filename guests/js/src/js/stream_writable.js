@@ -101,7 +101,7 @@ function writeChunk(stream, chunk, encoding, cb) {
       chunk = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       encoding = 'buffer';
     } else {
-      throw invalidArgType('chunk', 'of type string or an instance of Buffer or Uint8Array', chunk);
+      throw invalidArgType('chunk', 'of type string or an instance of Buffer, TypedArray, or DataView', chunk);
     }
   }
   let err;
