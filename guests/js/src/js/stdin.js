@@ -8,8 +8,11 @@ const { Buffer } = require('buffer');
 const { Readable, Writable } = require('stream');
 
 function createInput() {
+  // Like Node's stdin from a file (the host hands over all of stdin up front): no
+  // autoDestroy, so 'end' comes but 'close' does not.
   const stdin = new Readable({
     highWaterMark: 65536,
+    autoDestroy: false,
     read() {
       setImmediate(() => {
         const ab = native.stdinRead(65536);
