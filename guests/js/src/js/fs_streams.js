@@ -71,18 +71,17 @@ function destroy(err, cb) {
     cb(err);
     return;
   }
-  const fd = this.fd;
-  setImmediate(() => {
-    let closeErr = null;
-    try {
-      if (this._handle) this._handle.close();
-      else fs.closeSync(fd);
-    } catch (e) {
-      closeErr = e;
-    }
-    this.fd = null;
-    cb(err || closeErr);
-  });
+  // The close starts now (a FileHandle's fd is -1 at once, as in Node); its callback
+  // comes on a later turn.
+  let closeErr = null;
+  try {
+    if (this._handle) this._handle.close();
+    else fs.closeSync(this.fd);
+  } catch (e) {
+    closeErr = e;
+  }
+  this.fd = null;
+  setImmediate(() => cb(err || closeErr));
 }
 
 function ReadStream(path, options) {
