@@ -224,10 +224,8 @@ fn runtime() -> Runtime {
         cache_dir: Some(component_cache_dir()),
         ..Default::default()
     };
-    let runtime = Runtime::new(config).expect("creating the runtime");
-    runtime
-        .register_guest("js", JS_GUEST.expect("checked above"))
-        .expect("registering the JS guest");
+    // The built-in guests: `js`, and the shell that `child_process` starts as `sh`.
+    let runtime = Runtime::with_builtin_guests(config).expect("creating the runtime");
     runtime
         .modules()
         .register("ws:github", Arc::new(FakeGithub))

@@ -77,6 +77,11 @@ const ES_MODULES: &[(&str, &str)] = &[
     ("path/posix", "path"),
     ("process", "process"),
     ("test", "test"),
+    ("readline", "readline"),
+    ("readline/promises", "readline_promises"),
+    ("stream", "stream"),
+    ("stream/promises", "stream_promises"),
+    ("string_decoder", "string_decoder"),
     ("util", "util"),
 ];
 

@@ -134,44 +134,6 @@ function hrtime(previous) {
 }
 hrtime.bigint = () => native.monotonicNs();
 
-function outputStream(fd) {
-  const stream = {
-    fd,
-    writable: true,
-    write(chunk, encoding, callback) {
-      if (typeof encoding === 'function') callback = encoding;
-      if (typeof chunk === 'string') {
-        if (typeof encoding === 'string' && !/^utf-?8$/i.test(encoding)) {
-          chunk = new Uint8Array(native.encode(chunk, encoding));
-        }
-      } else if (ArrayBuffer.isView(chunk)) {
-        chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      } else {
-        throw new TypeError('The "chunk" argument must be of type string or an instance of Buffer or Uint8Array');
-      }
-      native.write(fd, chunk);
-      if (typeof callback === 'function') queueMicrotask(callback);
-      return true;
-    },
-    end(chunk, encoding, callback) {
-      if (chunk !== undefined && typeof chunk !== 'function') stream.write(chunk, encoding);
-      const cb = [chunk, encoding, callback].find((f) => typeof f === 'function');
-      if (cb) queueMicrotask(cb);
-      return stream;
-    },
-    on() { return stream; },
-    once() { return stream; },
-    off() { return stream; },
-    emit() { return false; },
-    removeListener() { return stream; },
-    cork() {},
-    uncork() {},
-    getWindowSize() { return [80, 24]; },
-    hasColors() { return false; },
-  };
-  return stream;
-}
-
 // process.env turns what is stored into strings, as Node's does.
 function envObject(values) {
   return new Proxy(values, {
@@ -248,8 +210,6 @@ const process = {
   getuid: () => 0,
   getgid: () => 0,
   geteuid: () => 0,
-  stdout: outputStream(1),
-  stderr: outputStream(2),
 };
 // process is an EventEmitter ('exit', 'beforeExit', 'warning', 'uncaughtException',
 // 'unhandledRejection', ...), without loading events.js for it.
@@ -340,104 +300,19 @@ function emitExit() {
   return exitCodeNow();
 }
 
-Object.defineProperty(process, 'stdin', {
-  configurable: true,
-  enumerable: true,
-  get() {
-    const stdin = require('stdin').create();
-    // process is an EventEmitter ('exit', 'beforeExit', 'warning', 'uncaughtException',
-// 'unhandledRejection', ...), without loading events.js for it.
-let exiting = false;
-const processEvents = new Map();
-function exitCodeNow() {
-  const c = process.exitCode;
-  return c === undefined || c === null ? 0 : Number(c) | 0;
+// The stdio streams are stream.Readable/Writable, made on first use so that a run
+// that only uses console does not load node:stream.
+for (const [name, fd] of [['stdin', 0], ['stdout', 1], ['stderr', 2]]) {
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const stream = require('stdin').create(fd);
+      Object.defineProperty(process, name, { value: stream, configurable: true, enumerable: true, writable: true });
+      return stream;
+    },
+  });
 }
-function emitProcess(name, ...args) {
-  const list = processEvents.get(name);
-  if (!list || list.length === 0) return false;
-  for (const entry of list.slice()) {
-    if (entry.once) processOff(name, entry.fn);
-    entry.fn.apply(process, args);
-  }
-  return true;
-}
-function processOn(name, fn, once, prepend) {
-  checkCallback(fn);
-  let list = processEvents.get(name);
-  if (!list) processEvents.set(name, (list = []));
-  if (prepend) list.unshift({ fn, once });
-  else list.push({ fn, once });
-  return process;
-}
-function processOff(name, fn) {
-  const list = processEvents.get(name);
-  if (list) {
-    const i = list.findIndex((e) => e.fn === fn || e.fn.listener === fn);
-    if (i !== -1) list.splice(i, 1);
-  }
-  return process;
-}
-Object.assign(process, {
-  on: (name, fn) => processOn(name, fn, false, false),
-  addListener: (name, fn) => processOn(name, fn, false, false),
-  prependListener: (name, fn) => processOn(name, fn, false, true),
-  once: (name, fn) => processOn(name, fn, true, false),
-  prependOnceListener: (name, fn) => processOn(name, fn, true, true),
-  off: processOff,
-  removeListener: processOff,
-  removeAllListeners(name) {
-    if (name === undefined) processEvents.clear();
-    else processEvents.delete(name);
-    return process;
-  },
-  emit: emitProcess,
-  listeners: (name) => (processEvents.get(name) || []).map((e) => e.fn),
-  rawListeners: (name) => (processEvents.get(name) || []).map((e) => e.fn),
-  listenerCount: (name) => (processEvents.get(name) || []).length,
-  eventNames: () => [...processEvents.keys()].filter((k) => processEvents.get(k).length),
-  setMaxListeners() { return process; },
-  getMaxListeners: () => 10,
-  setUncaughtExceptionCaptureCallback(fn) { captureCallback = fn; },
-  hasUncaughtExceptionCaptureCallback: () => captureCallback !== null,
-});
-let captureCallback = null;
-
-// What Rust asks when the program is about to end or has thrown.
-function processHandles(event, err, promise) {
-  if (event === 'uncaughtException' && captureCallback) {
-    captureCallback(err);
-    return true;
-  }
-  if (event === 'unhandledRejection' && !(processEvents.get(event) || []).length) return false;
-  if (event === 'uncaughtException' && !(processEvents.get(event) || []).length) return false;
-  if (event === 'unhandledRejection') emitProcess(event, err, promise);
-  else emitProcess(event, err, 'uncaughtException');
-  return true;
-}
-// One-shot callbacks for when the event loop has drained (node:test's summary), run
-// before the program's own 'beforeExit' listeners.
-const beforeExitOnce = [];
-function beforeExit() {
-  if (exiting) return false;
-  let ran = false;
-  if (beforeExitOnce.length) {
-    for (const fn of beforeExitOnce.splice(0)) fn();
-    ran = true;
-  }
-  return emitProcess('beforeExit', exitCodeNow()) || ran;
-}
-function emitExit() {
-  if (exiting) return exitCodeNow();
-  exiting = true;
-  emitProcess('exit', exitCodeNow());
-  return exitCodeNow();
-}
-
-Object.defineProperty(process, 'stdin', { value: stdin, configurable: true, enumerable: true, writable: true });
-    return stdin;
-  },
-});
 define(globalThis, 'process', process);
 
 const performance = {

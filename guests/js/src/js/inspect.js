@@ -102,9 +102,9 @@ function errorText(err) {
   const stack = typeof err.stack === 'string' ? err.stack.replace(/\n+$/, '') : '';
   if (stack === '') return header;
   // QuickJS stacks hold only the frames; V8 stacks start with the header.
-  // Node's own errors put the code in the stack's header: `Name [CODE]: message`.
-  if (stack.startsWith(header) || stack.startsWith(`${err.name} [${err.code}]: `)) return stack;
-  return `${header}\n${stack}`;
+  // A coded error's stack may start `Error [CODE]: message`, as Node's do.
+  const coded = typeof err.code === 'string' && stack.startsWith(`${err.name} [${err.code}]: `);
+  return stack.startsWith(header) || coded ? stack : `${header}\n${stack}`;
 }
 
 function typedArrayName(value) {
