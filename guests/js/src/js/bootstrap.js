@@ -450,6 +450,41 @@ define(JSON, 'stringify', function stringify(value, replacer, space) {
   }
 });
 
+// ---- anchored regular expressions ----------------------------------------------
+
+// QuickJS tries a non-sticky regex at every start position even when it begins with
+// `^` (no `m` flag), so a lexer that matches /^.../ against the rest of its input (marked,
+// js-yaml, ...) is quadratic. Such a regex gives the same results as its sticky twin at
+// position 0, which fails at once; exec uses that twin.
+const regexpExec = RegExp.prototype.exec;
+const anchoredTwin = new WeakMap();
+function topLevelAnchored(source) {
+  if (source.charCodeAt(0) !== 94) return false;
+  let depth = 0;
+  for (let i = 1; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (c === '[') {
+      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return false;
+  }
+  return true;
+}
+define(RegExp.prototype, 'exec', function exec(string) {
+  let twin = anchoredTwin.get(this);
+  if (twin === undefined) {
+    twin = !this.global && !this.sticky && !this.multiline && topLevelAnchored(this.source)
+      ? new RegExp(this.source, this.flags + 'y')
+      : null;
+    anchoredTwin.set(this, twin);
+  }
+  if (twin === null) return regexpExec.call(this, string);
+  twin.lastIndex = 0;
+  return regexpExec.call(twin, string);
+});
+
 // ---- lazily loaded globals ------------------------------------------------------
 
 lazyGlobal('Buffer', () => require('buffer').Buffer);
