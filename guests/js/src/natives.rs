@@ -285,6 +285,11 @@ fn add_runtime<'js>(native: &Object<'js>) -> Result<()> {
             Ok(pair.into_value())
         },
     )?;
+    // util.types.isProxy: only the engine can tell.
+    // SAFETY: reads the tag of a live value.
+    set_fn(native, "isProxy", |value: Value<'js>| unsafe {
+        qjs::JS_IsProxy(value.as_raw())
+    })?;
     set_fn(native, "compile", |ctx: Ctx<'js>, name: String| {
         builtins::compile(&ctx, &name)
     })?;

@@ -184,7 +184,16 @@ function readFileSync(path, options) {
   let ab;
   if (isStdin(path)) ab = fsn.readStdin();
   else if (typeof path === 'number') ab = fds.readFd(path);
-  else ab = call('open', 'read', pathArg(path));
+  else {
+    const p = pathArg(path);
+    try {
+      ab = fsn.read(abs(p));
+    } catch (e) {
+      // Node opens a directory fine and fails at the read, with no path.
+      if (e && e.code === 'EISDIR') throw makeError('EISDIR', 'read');
+      throw nodeError(e, 'open', p);
+    }
+  }
   if (opts.encoding) return native.decode(new Uint8Array(ab), String(opts.encoding).toLowerCase());
   return new Buffer(ab);
 }

@@ -244,7 +244,7 @@ function formatObject(value, ctx) {
     return props.length ? formatList(props, ctx, '{', '}', base + ' ', false) : base;
   }
   if (Array.isArray(value)) {
-    if (tooDeep(ctx)) return '[Array]';
+    if (tooDeep(ctx)) return value.length === 0 && Object.keys(value).length === 0 ? '[]' : '[Array]';
     const prefix = name !== 'Array' && name !== null ? `${name}(${value.length}) ` : '';
     const entries = nested(ctx, () => arrayEntries(value, ctx));
     return formatList(entries, ctx, '[', ']', prefix, true);
@@ -335,7 +335,8 @@ function formatObject(value, ctx) {
   if (typeof tag === 'string' && tag !== '' && tag !== name) {
     prefix = `${prefix || 'Object '}[${tag}] `;
   }
-  if (tooDeep(ctx)) return `[${prefix.trim() || 'Object'}]`;
+  // Past the depth, an object with nothing to show is still shown, as Node does.
+  if (tooDeep(ctx)) return Reflect.ownKeys(value).length === 0 && !prefix.trim() ? '{}' : `[${prefix.trim() || 'Object'}]`;
   const entries = nested(ctx, () => propertyEntries(value, ctx, false));
   return formatList(entries, ctx, '{', '}', prefix, false);
 }
@@ -383,8 +384,23 @@ function formatArg(arg) {
   return typeof arg === 'string' ? arg : inspect(arg);
 }
 
+// Whether `value`'s toString is the built-in one (Node's hasBuiltInToString): `%s`
+// shows an object with its own toString as String(value) does.
+function hasBuiltInToString(value) {
+  for (let o = value; o !== null; o = Object.getPrototypeOf(o)) {
+    if (Object.prototype.hasOwnProperty.call(o, 'toString')) {
+      const ctor = Object.prototype.hasOwnProperty.call(o, 'constructor') ? o.constructor : undefined;
+      return o === Object.prototype || o === Array.prototype || o === Error.prototype ||
+        o === Date.prototype || o === RegExp.prototype || o === Function.prototype ||
+        (typeof ctor === 'function' && /\{\s*\[native code\]\s*\}/.test(Function.prototype.toString.call(ctor)));
+    }
+  }
+  return true;
+}
+
 function format(first, ...args) {
   if (typeof first !== 'string') return [first, ...args].map(formatArg).join(' ');
+  if (args.length === 0) return first;
   let out = '';
   let argIndex = 0;
   let last = 0;
@@ -404,7 +420,8 @@ function format(first, ...args) {
       case 's':
         if (typeof arg === 'bigint') text = `${arg}n`;
         else if (typeof arg === 'symbol') text = arg.toString();
-        else if (typeof arg === 'object' && arg !== null) text = inspect(arg, { depth: 0 });
+        else if (typeof arg === 'number') text = formatNumber(arg);
+        else if (typeof arg === 'object' && arg !== null && hasBuiltInToString(arg)) text = inspect(arg, { depth: 0 });
         else text = String(arg);
         break;
       case 'd':

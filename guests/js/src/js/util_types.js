@@ -56,7 +56,7 @@ const types = {
   isDataView: (v) => v instanceof DataView,
   isSharedArrayBuffer: (v) => typeof SharedArrayBuffer === 'function' && hasSlot(byteLength(SharedArrayBuffer.prototype), v),
   // A proxy cannot be told apart from its target in JS.
-  isProxy: () => false,
+  isProxy: (v) => native.isProxy(v),
   isModuleNamespaceObject: (v) => isObject(v) && tag(v) === 'Module' && Object.getPrototypeOf(v) === null,
   isAnyArrayBuffer: (v) => types.isArrayBuffer(v) || types.isSharedArrayBuffer(v),
   isBoxedPrimitive: (v) => boxes.some((Box) => unboxable(Box, v)),
