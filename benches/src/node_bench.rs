@@ -70,7 +70,13 @@ fn time_native(dir: &Path, args: &[&str]) -> Result<Duration> {
 /// npm or the registry is not there.
 fn install(dir: &Path) -> bool {
     let done = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--ignore-scripts", "--silent"])
+        .args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--ignore-scripts",
+            "--silent",
+        ])
         .args(PACKAGES)
         .current_dir(dir)
         .status();
@@ -98,7 +104,11 @@ fn copy_tree(ws: &Workspace, from: &Path, to: &str) -> Result<()> {
         if kind.is_dir() {
             copy_tree(ws, &entry.path(), &target)?;
         } else if kind.is_file() {
-            ws.write(&target, &std::fs::read(entry.path())?, &WriteOptions::default())?;
+            ws.write(
+                &target,
+                &std::fs::read(entry.path())?,
+                &WriteOptions::default(),
+            )?;
         }
     }
     Ok(())
@@ -123,16 +133,16 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
     time_ours(&rt, &ws, &["-e", "1"]).context("the first node run")?;
     let trials = if quick { 1 } else { 15 };
     let md_work = format!("`marked` rendering {} KB of Markdown", md.len() >> 10);
-    let mut cases: Vec<(String, Vec<&str>, &str)> = vec![(
-        "warm `node -e 1`, p50".into(),
-        vec!["-e", "1"],
-        "≤ 5 ms",
-    )];
+    let mut cases: Vec<(String, Vec<&str>, &str)> =
+        vec![("warm `node -e 1`, p50".into(), vec!["-e", "1"], "≤ 5 ms")];
     if !quick && install(&native_dir) {
         copy_tree(&ws, &native_dir.join("node_modules"), "/p/node_modules")?;
         cases.push((
             "`require('lodash')` plus one call".into(),
-            vec!["-e", "console.log(require('lodash').chunk([1,2,3,4,5], 2).length)"],
+            vec![
+                "-e",
+                "console.log(require('lodash').chunk([1,2,3,4,5], 2).length)",
+            ],
             "≤ 3x",
         ));
         cases.push((

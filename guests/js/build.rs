@@ -62,7 +62,9 @@ fn main() {
     let table: String = wrap::FILES
         .iter()
         .map(|name| {
-            format!("    ({name:?}, include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{name}.qbc\"))),\n")
+            format!(
+                "    ({name:?}, include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{name}.qbc\"))),\n"
+            )
         })
         .collect();
     fs::write(out.join("bytecode.rs"), format!("&[\n{table}]\n")).expect("write bytecode table");

@@ -8,7 +8,7 @@
 mod durable;
 mod modules;
 mod oracle;
-mod server;
+pub(crate) mod server;
 
 use std::process::Output;
 

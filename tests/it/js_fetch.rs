@@ -5,8 +5,7 @@
 //! The expected lines are what node 20 prints for the same script.
 
 #[allow(dead_code)] // the curl tests use more of it
-#[path = "curl/server.rs"]
-mod server;
+use crate::curl::server;
 
 use std::process::Output;
 

@@ -16,32 +16,43 @@ use crate::state::Shared;
 pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
     let obj = Object::new(ctx.clone())?;
     // "file", "directory", or null when nothing is there (symlinks followed).
-    set_fn(&obj, "kind", |ctx: Ctx<'js>, path: String| -> Result<Value<'js>> {
-        match fs::stat(&path) {
-            Ok(st) => {
-                let name = match st.kind {
-                    NodeKind::Directory => "directory",
-                    _ => "file",
-                };
-                Ok(rquickjs::String::from_str(ctx, name)?.into_value())
+    set_fn(
+        &obj,
+        "kind",
+        |ctx: Ctx<'js>, path: String| -> Result<Value<'js>> {
+            match fs::stat(&path) {
+                Ok(st) => {
+                    let name = match st.kind {
+                        NodeKind::Directory => "directory",
+                        _ => "file",
+                    };
+                    Ok(rquickjs::String::from_str(ctx, name)?.into_value())
+                }
+                Err(e)
+                    if matches!(
+                        e.code,
+                        ErrorCode::Enoent
+                            | ErrorCode::Enotdir
+                            | ErrorCode::Einval
+                            | ErrorCode::Eloop
+                    ) =>
+                {
+                    Ok(Value::new_null(ctx))
+                }
+                Err(e) => Err(fs_native::throw(&ctx, e)),
             }
-            Err(e)
-                if matches!(
-                    e.code,
-                    ErrorCode::Enoent | ErrorCode::Enotdir | ErrorCode::Einval | ErrorCode::Eloop
-                ) =>
-            {
-                Ok(Value::new_null(ctx))
-            }
-            Err(e) => Err(fs_native::throw(&ctx, e)),
-        }
-    })?;
+        },
+    )?;
     // A file as text, as Node reads module sources: UTF-8, a leading BOM dropped.
-    set_fn(&obj, "readText", |ctx: Ctx<'js>, path: String| -> Result<String> {
-        let bytes = fs_native::read_all(&path).map_err(|e| fs_native::throw(&ctx, e))?;
-        let text = String::from_utf8_lossy(&bytes);
-        Ok(text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned())
-    })?;
+    set_fn(
+        &obj,
+        "readText",
+        |ctx: Ctx<'js>, path: String| -> Result<String> {
+            let bytes = fs_native::read_all(&path).map_err(|e| fs_native::throw(&ctx, e))?;
+            let text = String::from_utf8_lossy(&bytes);
+            Ok(text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned())
+        },
+    )?;
     // Evaluate `source` as a sloppy-mode global script named `filename`.
     set_fn(
         &obj,
@@ -55,40 +66,52 @@ pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
         },
     )?;
     // The internal module behind a built-in's public name (`node:fs`, `path/posix`).
-    set_fn(&obj, "builtin", |ctx: Ctx<'js>, name: String| -> Result<Value<'js>> {
-        match builtins::internal_name(&name) {
-            Some(target) => Ok(rquickjs::String::from_str(ctx, target)?.into_value()),
-            None => Ok(Value::new_undefined(ctx)),
-        }
-    })?;
+    set_fn(
+        &obj,
+        "builtin",
+        |ctx: Ctx<'js>, name: String| -> Result<Value<'js>> {
+            match builtins::internal_name(&name) {
+                Some(target) => Ok(rquickjs::String::from_str(ctx, target)?.into_value()),
+                None => Ok(Value::new_undefined(ctx)),
+            }
+        },
+    )?;
     set_fn(&obj, "builtinNames", builtins::public_names)?;
     // `require()` of an ES module (Node 20.19+): load and evaluate it now and give its
     // namespace. QuickJS settles a module's evaluation through its job queue, so the
     // queue runs here; a module still pending after that has a top-level await.
     let s = state.clone();
-    set_fn(&obj, "importSync", move |ctx: Ctx<'js>, path: String| -> Result<Value<'js>> {
-        let promise = Module::import(&ctx, path.clone())?;
-        if promise.state() == PromiseState::Pending
-            && let Err(err) = crate::event_loop::run_jobs(&ctx, &s)
-        {
-            return Err(ctx.throw(err));
-        }
-        match promise.state() {
-            PromiseState::Resolved => promise.result::<Value>().unwrap_or_else(|| Ok(Value::new_undefined(ctx.clone()))),
-            PromiseState::Rejected => match promise.result::<Value>() {
-                Some(Err(e)) => Err(e),
-                _ => Err(Exception::throw_message(&ctx, "the module failed to load")),
-            },
-            PromiseState::Pending => {
-                let err = Exception::from_message(
-                    ctx.clone(),
-                    &format!("require() cannot be used on an ESM graph with top-level await. Use import() instead. To see where the top-level await comes from, use --experimental-print-required-tla.\n  From {path}"),
-                )?;
-                err.set("code", "ERR_REQUIRE_ASYNC_MODULE")?;
-                Err(ctx.throw(err.into_value()))
+    set_fn(
+        &obj,
+        "importSync",
+        move |ctx: Ctx<'js>, path: String| -> Result<Value<'js>> {
+            let promise = Module::import(&ctx, path.clone())?;
+            if promise.state() == PromiseState::Pending
+                && let Err(err) = crate::event_loop::run_jobs(&ctx, &s)
+            {
+                return Err(ctx.throw(err));
             }
-        }
-    })?;
+            match promise.state() {
+                PromiseState::Resolved => promise
+                    .result::<Value>()
+                    .unwrap_or_else(|| Ok(Value::new_undefined(ctx.clone()))),
+                PromiseState::Rejected => match promise.result::<Value>() {
+                    Some(Err(e)) => Err(e),
+                    _ => Err(Exception::throw_message(&ctx, "the module failed to load")),
+                },
+                PromiseState::Pending => {
+                    let err = Exception::from_message(
+                        ctx.clone(),
+                        &format!(
+                            "require() cannot be used on an ESM graph with top-level await. Use import() instead. To see where the top-level await comes from, use --experimental-print-required-tla.\n  From {path}"
+                        ),
+                    )?;
+                    err.set("code", "ERR_REQUIRE_ASYNC_MODULE")?;
+                    Err(ctx.throw(err.into_value()))
+                }
+            }
+        },
+    )?;
     // Parse `source` as an ES module without running it (`node --check`).
     set_fn(
         &obj,
@@ -111,4 +134,3 @@ pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
     )?;
     Ok(obj)
 }
-

@@ -186,9 +186,11 @@ fn add_clock_and_timers<'js>(native: &Object<'js>, state: &Shared) -> Result<()>
         },
     )?;
     let s = state.clone();
-    set_fn(native, "setImmediate", move |ctx: Ctx<'js>, f: Function<'js>| {
-        event_loop::set_immediate(&s, &ctx, f)
-    })?;
+    set_fn(
+        native,
+        "setImmediate",
+        move |ctx: Ctx<'js>, f: Function<'js>| event_loop::set_immediate(&s, &ctx, f),
+    )?;
     let s = state.clone();
     set_fn(native, "queueIo", move |ctx: Ctx<'js>, f: Function<'js>| {
         event_loop::queue_io(&s, &ctx, f)

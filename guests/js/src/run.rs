@@ -201,7 +201,10 @@ fn finish<'js>(ctx: &Ctx<'js>, state: &Shared, process: &Object<'js>) -> i32 {
     {
         return state.exit_code.get().unwrap_or(1);
     }
-    state.exit_code.get().unwrap_or_else(|| exit_code_of(process))
+    state
+        .exit_code
+        .get()
+        .unwrap_or_else(|| exit_code_of(process))
 }
 
 /// Call `internal[name]()`; an exception is reported as uncaught.
