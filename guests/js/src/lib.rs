@@ -12,6 +12,7 @@ wit_bindgen::generate!({
 });
 
 mod builtins;
+mod crypto_native;
 mod encoding;
 mod event_loop;
 mod fs_native;
@@ -23,6 +24,7 @@ mod paths;
 mod report;
 mod run;
 mod state;
+mod zlib_native;
 #[allow(dead_code)] // `wrap` and `filename` are for build.rs
 mod wrap;
 

@@ -92,6 +92,8 @@ pub fn create<'js>(
     add_stdin_and_encoding(&native, state)?;
     add_runtime(&native)?;
     native.set("fs", fs_native::create(ctx, state)?)?;
+    native.set("crypto", crate::crypto_native::create(ctx, state)?)?;
+    native.set("zlib", crate::zlib_native::create(ctx, state)?)?;
     Ok(native)
 }
 

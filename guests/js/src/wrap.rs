@@ -13,6 +13,21 @@ pub const FILES: &[&str] = &[
     "path",
     "stdin",
     "util",
+    "abort",
+    "crypto",
+    "os",
+    "querystring",
+    "timers",
+    "timers_promises",
+    "url",
+    "url_host",
+    "url_legacy",
+    "url_parse",
+    "url_search",
+    "url_states",
+    "web",
+    "webcrypto",
+    "zlib",
 ];
 
 /// The script for `name`: a function expression around the file's body. The body

@@ -176,7 +176,7 @@ function outputStream(fd) {
 const argv = native.argv.length ? native.argv : [native.mainModule];
 const process = {
   title: 'js',
-  platform: 'wasi',
+  platform: 'linux',
   arch: 'wasm32',
   pid: 1,
   ppid: 0,
@@ -303,21 +303,7 @@ define(globalThis, 'queueMicrotask', queueMicrotask);
 
 // Math.random comes from wasi:random (seeded once), so replays see the same numbers.
 define(Math, 'random', native.random);
-lazyGlobal('crypto', () => ({
-  getRandomValues(array) {
-    if (!ArrayBuffer.isView(array)) throw new TypeError('The data argument must be an integer-type TypedArray');
-    if (array.byteLength > 65536) throw new RangeError('The ArrayBufferView byte length exceeds 65536');
-    new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(new Uint8Array(native.randomBytes(array.byteLength)));
-    return array;
-  },
-  randomUUID() {
-    const b = new Uint8Array(native.randomBytes(16));
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    const h = native.decode(b, 'hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-  },
-}));
+lazyGlobal('crypto', () => require('webcrypto').crypto);
 
 // ---- lazily loaded globals ------------------------------------------------------
 
@@ -327,6 +313,14 @@ lazyGlobal('TextDecoder', () => require('encoding').TextDecoder);
 lazyGlobal('atob', () => require('encoding').atob);
 lazyGlobal('btoa', () => require('encoding').btoa);
 lazyGlobal('structuredClone', () => require('clone').structuredClone);
+lazyGlobal('URL', () => require('url').URL);
+lazyGlobal('URLSearchParams', () => require('url').URLSearchParams);
+lazyGlobal('Event', () => require('web').Event);
+lazyGlobal('EventTarget', () => require('web').EventTarget);
+lazyGlobal('CustomEvent', () => require('web').CustomEvent);
+lazyGlobal('DOMException', () => require('web').DOMException);
+lazyGlobal('AbortController', () => require('web').AbortController);
+lazyGlobal('AbortSignal', () => require('web').AbortSignal);
 define(globalThis, 'global', globalThis);
 
 // ---- what Rust and synthesized modules use -------------------------------------
