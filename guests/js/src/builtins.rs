@@ -35,6 +35,26 @@ const BYTECODE: &[(&str, &[u8])] = &[
     ),
     ("fs", include_bytes!(concat!(env!("OUT_DIR"), "/fs.qbc"))),
     (
+        "fs_fd",
+        include_bytes!(concat!(env!("OUT_DIR"), "/fs_fd.qbc")),
+    ),
+    (
+        "fs_handle",
+        include_bytes!(concat!(env!("OUT_DIR"), "/fs_handle.qbc")),
+    ),
+    (
+        "fs_streams",
+        include_bytes!(concat!(env!("OUT_DIR"), "/fs_streams.qbc")),
+    ),
+    (
+        "readline",
+        include_bytes!(concat!(env!("OUT_DIR"), "/readline.qbc")),
+    ),
+    (
+        "readline_promises",
+        include_bytes!(concat!(env!("OUT_DIR"), "/readline_promises.qbc")),
+    ),
+    (
         "inspect",
         include_bytes!(concat!(env!("OUT_DIR"), "/inspect.qbc")),
     ),
@@ -45,6 +65,42 @@ const BYTECODE: &[(&str, &[u8])] = &[
     (
         "stdin",
         include_bytes!(concat!(env!("OUT_DIR"), "/stdin.qbc")),
+    ),
+    (
+        "stream",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream.qbc")),
+    ),
+    (
+        "stream_duplex",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_duplex.qbc")),
+    ),
+    (
+        "stream_pipeline",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_pipeline.qbc")),
+    ),
+    (
+        "stream_promises",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_promises.qbc")),
+    ),
+    (
+        "stream_readable",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_readable.qbc")),
+    ),
+    (
+        "stream_readable_extra",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_readable_extra.qbc")),
+    ),
+    (
+        "stream_shared",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_shared.qbc")),
+    ),
+    (
+        "stream_writable",
+        include_bytes!(concat!(env!("OUT_DIR"), "/stream_writable.qbc")),
+    ),
+    (
+        "string_decoder",
+        include_bytes!(concat!(env!("OUT_DIR"), "/string_decoder.qbc")),
     ),
     (
         "util",
@@ -125,6 +181,11 @@ const ES_MODULES: &[(&str, &str)] = &[
     ("path", "path"),
     ("path/posix", "path"),
     ("process", "process"),
+    ("readline", "readline"),
+    ("readline/promises", "readline_promises"),
+    ("stream", "stream"),
+    ("stream/promises", "stream_promises"),
+    ("string_decoder", "string_decoder"),
     ("util", "util"),
     ("crypto", "crypto"),
     ("os", "os"),

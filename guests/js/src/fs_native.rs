@@ -115,13 +115,23 @@ pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
     Ok(obj)
 }
 
-/// `read` (a whole file) and `readStdin`.
+/// `read` (a whole file), `readRange` and `readStdin`.
 fn add_reads<'js>(obj: &Object<'js>, state: &Shared) -> Result<()> {
     set_fn(
         obj,
         "read",
         |ctx: Ctx<'js>, path: String| -> Result<ArrayBuffer<'js>> {
             let data = check(&ctx, read_all(&path))?;
+            ArrayBuffer::new(ctx, data)
+        },
+    )?;
+    // A byte range, for file descriptors and read streams (`length` absent: to the end).
+    set_fn(
+        obj,
+        "readRange",
+        |ctx: Ctx<'js>, path: String, offset: f64, length: Opt<f64>| -> Result<ArrayBuffer<'js>> {
+            let length = length.0.map(|n| n.max(0.0) as u64);
+            let data = check(&ctx, fs::read(&path, Some(offset.max(0.0) as u64), length))?;
             ArrayBuffer::new(ctx, data)
         },
     )?;

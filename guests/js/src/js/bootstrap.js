@@ -133,46 +133,6 @@ function hrtime(previous) {
 }
 hrtime.bigint = () => native.monotonicNs();
 
-function outputStream(fd) {
-  const stream = {
-    fd,
-    isTTY: false,
-    writable: true,
-    columns: 80,
-    write(chunk, encoding, callback) {
-      if (typeof encoding === 'function') callback = encoding;
-      if (typeof chunk === 'string') {
-        if (typeof encoding === 'string' && !/^utf-?8$/i.test(encoding)) {
-          chunk = new Uint8Array(native.encode(chunk, encoding));
-        }
-      } else if (ArrayBuffer.isView(chunk)) {
-        chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      } else {
-        throw new TypeError('The "chunk" argument must be of type string or an instance of Buffer or Uint8Array');
-      }
-      native.write(fd, chunk);
-      if (typeof callback === 'function') queueMicrotask(callback);
-      return true;
-    },
-    end(chunk, encoding, callback) {
-      if (chunk !== undefined && typeof chunk !== 'function') stream.write(chunk, encoding);
-      const cb = [chunk, encoding, callback].find((f) => typeof f === 'function');
-      if (cb) queueMicrotask(cb);
-      return stream;
-    },
-    on() { return stream; },
-    once() { return stream; },
-    off() { return stream; },
-    emit() { return false; },
-    removeListener() { return stream; },
-    cork() {},
-    uncork() {},
-    getWindowSize() { return [80, 24]; },
-    hasColors() { return false; },
-  };
-  return stream;
-}
-
 const argv = native.argv.length ? native.argv : [native.mainModule];
 const process = {
   title: 'js',
@@ -219,18 +179,20 @@ const process = {
   removeAllListeners() { return process; },
   listeners: () => [],
   emit: () => false,
-  stdout: outputStream(1),
-  stderr: outputStream(2),
 };
-Object.defineProperty(process, 'stdin', {
-  configurable: true,
-  enumerable: true,
-  get() {
-    const stdin = require('stdin').create();
-    Object.defineProperty(process, 'stdin', { value: stdin, configurable: true, enumerable: true, writable: true });
-    return stdin;
-  },
-});
+// The stdio streams are stream.Readable/Writable, made on first use so that a run
+// that only uses console does not load node:stream.
+for (const [name, fd] of [['stdin', 0], ['stdout', 1], ['stderr', 2]]) {
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const stream = require('stdin').create(fd);
+      Object.defineProperty(process, name, { value: stream, configurable: true, enumerable: true, writable: true });
+      return stream;
+    },
+  });
+}
 define(globalThis, 'process', process);
 
 const performance = {

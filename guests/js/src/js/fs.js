@@ -55,7 +55,8 @@ function nodeError(raw, syscall, path, dest) {
 }
 
 function invalidArgType(name, expected, value) {
-  const got = value === null ? 'null' : typeof value === 'object' ? `an instance of ${value.constructor ? value.constructor.name : 'Object'}` : `type ${typeof value} (${String(value)})`;
+  const shown = typeof value === 'string' ? `'${value.length > 28 ? `${value.slice(0, 25)}...` : value}'` : String(value);
+  const got = value === null ? 'null' : value === undefined ? 'undefined' : typeof value === 'object' ? `an instance of ${value.constructor ? value.constructor.name : 'Object'}` : `type ${typeof value} (${shown})`;
   const err = new TypeError(`The "${name}" argument must be ${expected}. Received ${got}`);
   err.code = 'ERR_INVALID_ARG_TYPE';
   return err;
@@ -174,13 +175,15 @@ class Dirent {
   isSocket() { return false; }
 }
 
+const fds = require('fs_fd').install({ makeError, nodeError, invalidArgType, pathArg, abs, modeOf, Stats });
+
 // ---- the synchronous API ---------------------------------------------------------
 
 function readFileSync(path, options) {
   const opts = optionsOf(options, { encoding: null, flag: 'r' });
   let ab;
   if (isStdin(path)) ab = fsn.readStdin();
-  else if (typeof path === 'number') throw makeError('EBADF', 'read');
+  else if (typeof path === 'number') ab = fds.readFd(path);
   else ab = call('open', 'read', pathArg(path));
   if (opts.encoding) return native.decode(new Uint8Array(ab), String(opts.encoding).toLowerCase());
   return new Buffer(ab);
@@ -188,6 +191,7 @@ function readFileSync(path, options) {
 
 function writeFileSync(path, data, options) {
   const opts = optionsOf(options, { encoding: 'utf8', flag: 'w', mode: undefined });
+  if (typeof path === 'number') return void fds.writeSync(path, bytesOf(data, opts.encoding));
   const p = pathArg(path);
   const bytes = bytesOf(data, opts.encoding);
   const flag = String(opts.flag);
@@ -201,6 +205,7 @@ function writeFileSync(path, data, options) {
 
 function appendFileSync(path, data, options) {
   const opts = optionsOf(options, { encoding: 'utf8', flag: 'a' });
+  if (typeof path === 'number') return void fds.writeSync(path, bytesOf(data, opts.encoding));
   writeFileSync(path, data, { ...opts, flag: opts.flag.startsWith('a') ? opts.flag : 'a' });
 }
 
@@ -519,4 +524,5 @@ module.exports = {
   W_OK: 2,
   X_OK: 1,
 };
+require('fs_handle').install(module.exports, promises, fds, { invalidArgType, makeError });
 Object.defineProperty(module.exports, 'nodeError', { value: nodeError, enumerable: false });

@@ -102,7 +102,9 @@ function errorText(err) {
   const stack = typeof err.stack === 'string' ? err.stack.replace(/\n+$/, '') : '';
   if (stack === '') return header;
   // QuickJS stacks hold only the frames; V8 stacks start with the header.
-  return stack.startsWith(header) ? stack : `${header}\n${stack}`;
+  // A coded error's stack may start `Error [CODE]: message`, as Node's do.
+  const coded = typeof err.code === 'string' && stack.startsWith(`${err.name} [${err.code}]: `);
+  return stack.startsWith(header) || coded ? stack : `${header}\n${stack}`;
 }
 
 function typedArrayName(value) {

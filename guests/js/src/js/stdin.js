@@ -1,126 +1,69 @@
-// process.stdin: the run's stdin, readable once. It is an async iterable of Buffer
-// chunks, and an EventEmitter that emits 'data' (after a 'data' listener is added or
-// resume() is called), then 'end' and 'close'. Reads block on wasi:cli/stdin, which
-// is fine: the host hands the guest all of stdin up front.
+// process.stdin, process.stdout and process.stderr as stream.Readable/Writable.
+// Output is written at once and unbuffered (each write() reaches wasi:cli before it
+// returns). Stdin is read in 64 KiB chunks, one per turn of the event loop, so that
+// timers still get their turn; the host hands the guest all of stdin up front.
 'use strict';
 
-const EventEmitter = require('events');
 const { Buffer } = require('buffer');
+const { Readable, Writable } = require('stream');
 
-class Stdin extends EventEmitter {
-  constructor() {
-    super();
-    this.fd = 0;
-    this.isTTY = false;
-    this.readable = true;
-    this.readableEnded = false;
-    this._encoding = null;
-    this._flowing = false;
-    this._scheduled = false;
-  }
-
-  _chunk(ab) {
-    const buf = Buffer.from(ab);
-    return this._encoding ? buf.toString(this._encoding) : buf;
-  }
-
-  setEncoding(encoding) {
-    this._encoding = encoding || 'utf8';
-    return this;
-  }
-
-  on(name, listener) {
-    super.on(name, listener);
-    if (name === 'data') this.resume();
-    if (name === 'readable') this._schedule();
-    return this;
-  }
-
-  resume() {
-    this._flowing = true;
-    this._schedule();
-    return this;
-  }
-
-  pause() {
-    this._flowing = false;
-    return this;
-  }
-
-  isPaused() { return !this._flowing; }
-
-  _schedule() {
-    if (this._scheduled || this.readableEnded) return;
-    this._scheduled = true;
-    setImmediate(() => this._pump());
-  }
-
-  // One chunk per turn of the event loop, so timers still get their turn.
-  _pump() {
-    this._scheduled = false;
-    if (this.readableEnded) return;
-    if (!this._flowing && this.listenerCount('readable') === 0) return;
-    const ab = native.stdinRead(65536);
-    if (ab === null) {
-      this._end();
-      return;
-    }
-    if (this.listenerCount('readable') > 0 && !this._flowing) {
-      this._buffered = ab;
-      this.emit('readable');
-    } else {
-      this.emit('data', this._chunk(ab));
-    }
-    this._schedule();
-  }
-
-  read() {
-    if (this._buffered !== undefined) {
-      const ab = this._buffered;
-      this._buffered = undefined;
-      return this._chunk(ab);
-    }
-    const ab = native.stdinRead(65536);
-    if (ab === null) {
-      if (!this.readableEnded) queueMicrotask(() => this._end());
-      return null;
-    }
-    return this._chunk(ab);
-  }
-
-  _end() {
-    if (this.readableEnded) return;
-    this.readableEnded = true;
-    this.readable = false;
-    this.emit('end');
-    this.emit('close');
-  }
-
-  pipe(dest) {
-    this.on('data', (chunk) => dest.write(chunk));
-    this.once('end', () => {
-      if (dest !== process.stdout && dest !== process.stderr && typeof dest.end === 'function') dest.end();
-    });
-    return dest;
-  }
-
-  [Symbol.asyncIterator]() {
-    const self = this;
-    return {
-      next() {
-        const ab = self.readableEnded ? null : native.stdinRead(65536);
-        if (ab === null) {
-          self._end();
-          return Promise.resolve({ done: true, value: undefined });
-        }
-        return Promise.resolve({ done: false, value: self._chunk(ab) });
-      },
-      return() {
-        return Promise.resolve({ done: true, value: undefined });
-      },
-      [Symbol.asyncIterator]() { return this; },
-    };
-  }
+function createInput() {
+  // Like Node's stdin from a file (the host hands over all of stdin up front): no
+  // autoDestroy, so 'end' comes but 'close' does not.
+  const stdin = new Readable({
+    highWaterMark: 65536,
+    autoDestroy: false,
+    read() {
+      setImmediate(() => {
+        const ab = native.stdinRead(65536);
+        this.push(ab === null ? null : Buffer.from(ab));
+      });
+    },
+  });
+  stdin.fd = 0;
+  stdin.isTTY = false;
+  stdin.setRawMode = () => stdin;
+  stdin.ref = () => stdin;
+  stdin.unref = () => stdin;
+  return stdin;
 }
 
-module.exports = { create: () => new Stdin() };
+function writeOut(fd, chunk, encoding) {
+  if (typeof chunk === 'string') {
+    if (encoding && encoding !== 'buffer' && !/^utf-?8$/i.test(encoding)) {
+      chunk = new Uint8Array(native.encode(chunk, encoding));
+    }
+  } else {
+    chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  }
+  native.write(fd, chunk);
+}
+
+function createOutput(fd) {
+  const stream = new Writable({
+    decodeStrings: false,
+    write(chunk, encoding, cb) {
+      writeOut(fd, chunk, encoding);
+      cb();
+    },
+    writev(chunks, cb) {
+      for (const { chunk, encoding } of chunks) writeOut(fd, chunk, encoding);
+      cb();
+    },
+  });
+  // Like Node's stdio: end() and destroy() do not close the run's output.
+  stream._destroy = (err, cb) => cb(err);
+  stream._isStdio = true;
+  stream.fd = fd;
+  stream.isTTY = false;
+  stream.columns = 80;
+  stream.rows = 24;
+  stream.getWindowSize = () => [80, 24];
+  stream.hasColors = () => false;
+  stream.getColorDepth = () => 1;
+  stream.ref = () => stream;
+  stream.unref = () => stream;
+  return stream;
+}
+
+module.exports = { create: (fd) => (fd === 0 ? createInput() : createOutput(fd)) };

@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import readline from 'node:readline';
+fs.writeFileSync('a.txt', 'hello world\nline2\r\nline3');
+const rs = fs.createReadStream('a.txt', { start: 2, end: 6, highWaterMark: 2 });
+for (const e of ['open', 'ready', 'data', 'end', 'close']) rs.on(e, (x) => console.log(e, x instanceof Buffer ? x.toString() : typeof x));
+console.log(rs.pending, rs.path, rs.bytesRead, rs.readableHighWaterMark);
+const ws = fs.createWriteStream('c.txt');
+for (const e of ['open', 'ready', 'finish', 'close']) ws.on(e, (x) => console.log('w', e, typeof x));
+ws.write('abc');
+ws.end('def', () => console.log('endcb', ws.bytesWritten, fs.readFileSync('c.txt', 'utf8')));
+const bad = fs.createReadStream('nonexist');
+bad.on('error', (e) => console.log('err', e.message));
+bad.on('close', () => console.log('bad close'));
+setTimeout(async () => {
+  await pipeline(fs.createReadStream('a.txt'), fs.createWriteStream('copy.txt'));
+  console.log('copied', JSON.stringify(fs.readFileSync('copy.txt', 'utf8')));
+  const rl = readline.createInterface({ input: fs.createReadStream('a.txt'), crlfDelay: Infinity });
+  for await (const line of rl) console.log('line', JSON.stringify(line));
+  let s = '';
+  for await (const c of fs.createReadStream('a.txt', { encoding: 'utf8', highWaterMark: 4 })) s += c + '|';
+  console.log(s);
+  const as = fs.createWriteStream('c.txt', { flags: 'a' });
+  as.write('+more');
+  as.close(() => console.log('closed', fs.readFileSync('c.txt', 'utf8')));
+}, 20);
