@@ -121,6 +121,7 @@ const BYTECODE: &[(&str, &[u8])] = &[
     ("web", include_bytes!(concat!(env!("OUT_DIR"), "/web.qbc"))),
     ("webcrypto", include_bytes!(concat!(env!("OUT_DIR"), "/webcrypto.qbc"))),
     ("zlib", include_bytes!(concat!(env!("OUT_DIR"), "/zlib.qbc"))),
+    ("zlib_streams", include_bytes!(concat!(env!("OUT_DIR"), "/zlib_streams.qbc"))),
 ];
 
 /// Run the compiled script `name`, which evaluates to its wrapper function.

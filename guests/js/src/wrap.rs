@@ -42,6 +42,7 @@ pub const FILES: &[&str] = &[
     "web",
     "webcrypto",
     "zlib",
+    "zlib_streams",
 ];
 
 /// The script for `name`: a function expression around the file's body. The body

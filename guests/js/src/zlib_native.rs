@@ -277,11 +277,12 @@ pub fn create<'js>(ctx: &Ctx<'js>, _state: &Shared) -> Result<Object<'js>> {
     set_fn(
         &obj,
         "crc32",
-        |data: TypedArray<'js, u8>, value: Opt<u32>| -> u32 {
-            let mut h = crc32fast::Hasher::new_with_initial(value.0.unwrap_or(0));
+        |data: TypedArray<'js, u8>, value: Opt<f64>| -> f64 {
+            // As f64: rquickjs would turn a u32 above i32::MAX into a negative int.
+            let mut h = crc32fast::Hasher::new_with_initial(value.0.unwrap_or(0.0) as u32);
             // SAFETY: no JS runs while the slice is borrowed.
             h.update(unsafe { data.as_bytes() }.unwrap_or_default());
-            h.finalize()
+            f64::from(h.finalize())
         },
     )?;
     Ok(obj)
