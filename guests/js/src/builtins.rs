@@ -106,22 +106,61 @@ const BYTECODE: &[(&str, &[u8])] = &[
         "util",
         include_bytes!(concat!(env!("OUT_DIR"), "/util.qbc")),
     ),
-    ("abort", include_bytes!(concat!(env!("OUT_DIR"), "/abort.qbc"))),
-    ("crypto", include_bytes!(concat!(env!("OUT_DIR"), "/crypto.qbc"))),
+    (
+        "abort",
+        include_bytes!(concat!(env!("OUT_DIR"), "/abort.qbc")),
+    ),
+    (
+        "crypto",
+        include_bytes!(concat!(env!("OUT_DIR"), "/crypto.qbc")),
+    ),
     ("os", include_bytes!(concat!(env!("OUT_DIR"), "/os.qbc"))),
-    ("querystring", include_bytes!(concat!(env!("OUT_DIR"), "/querystring.qbc"))),
-    ("timers", include_bytes!(concat!(env!("OUT_DIR"), "/timers.qbc"))),
-    ("timers_promises", include_bytes!(concat!(env!("OUT_DIR"), "/timers_promises.qbc"))),
+    (
+        "querystring",
+        include_bytes!(concat!(env!("OUT_DIR"), "/querystring.qbc")),
+    ),
+    (
+        "timers",
+        include_bytes!(concat!(env!("OUT_DIR"), "/timers.qbc")),
+    ),
+    (
+        "timers_promises",
+        include_bytes!(concat!(env!("OUT_DIR"), "/timers_promises.qbc")),
+    ),
     ("url", include_bytes!(concat!(env!("OUT_DIR"), "/url.qbc"))),
-    ("url_host", include_bytes!(concat!(env!("OUT_DIR"), "/url_host.qbc"))),
-    ("url_legacy", include_bytes!(concat!(env!("OUT_DIR"), "/url_legacy.qbc"))),
-    ("url_parse", include_bytes!(concat!(env!("OUT_DIR"), "/url_parse.qbc"))),
-    ("url_search", include_bytes!(concat!(env!("OUT_DIR"), "/url_search.qbc"))),
-    ("url_states", include_bytes!(concat!(env!("OUT_DIR"), "/url_states.qbc"))),
+    (
+        "url_host",
+        include_bytes!(concat!(env!("OUT_DIR"), "/url_host.qbc")),
+    ),
+    (
+        "url_legacy",
+        include_bytes!(concat!(env!("OUT_DIR"), "/url_legacy.qbc")),
+    ),
+    (
+        "url_parse",
+        include_bytes!(concat!(env!("OUT_DIR"), "/url_parse.qbc")),
+    ),
+    (
+        "url_search",
+        include_bytes!(concat!(env!("OUT_DIR"), "/url_search.qbc")),
+    ),
+    (
+        "url_states",
+        include_bytes!(concat!(env!("OUT_DIR"), "/url_states.qbc")),
+    ),
     ("web", include_bytes!(concat!(env!("OUT_DIR"), "/web.qbc"))),
-    ("webcrypto", include_bytes!(concat!(env!("OUT_DIR"), "/webcrypto.qbc"))),
-    ("zlib", include_bytes!(concat!(env!("OUT_DIR"), "/zlib.qbc"))),
-    ("zlib_streams", include_bytes!(concat!(env!("OUT_DIR"), "/zlib_streams.qbc"))),
+    (
+        "webcrypto",
+        include_bytes!(concat!(env!("OUT_DIR"), "/webcrypto.qbc")),
+    ),
+    (
+        "zlib",
+        include_bytes!(concat!(env!("OUT_DIR"), "/zlib.qbc")),
+    ),
+    (
+        "zlib_streams",
+        include_bytes!(concat!(env!("OUT_DIR"), "/zlib_streams.qbc")),
+    ),
 ];
 
 /// Run the compiled script `name`, which evaluates to its wrapper function.

@@ -6,8 +6,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use hmac::digest::{FixedOutput, KeyInit, Update};
 use hmac::Hmac;
+use hmac::digest::{FixedOutput, KeyInit, Update};
 use rquickjs::{ArrayBuffer, Ctx, Exception, Object, Result, TypedArray, Value};
 
 use crate::natives::set_fn;
@@ -82,7 +82,10 @@ fn feed_value<'js>(ctx: &Ctx<'js>, hasher: &mut dyn Hasher, data: &Value<'js>) -
         }
         return Ok(());
     }
-    Err(Exception::throw_type(ctx, "expected a string or a Uint8Array"))
+    Err(Exception::throw_type(
+        ctx,
+        "expected a string or a Uint8Array",
+    ))
 }
 
 type Slot = Rc<RefCell<Option<Box<dyn Hasher>>>>;

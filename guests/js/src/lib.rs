@@ -24,9 +24,9 @@ mod paths;
 mod report;
 mod run;
 mod state;
-mod zlib_native;
 #[allow(dead_code)] // `wrap` and `filename` are for build.rs
 mod wrap;
+mod zlib_native;
 
 struct Runner;
 

@@ -76,15 +76,27 @@ impl Stream {
         let v = Vec::new;
         let (codec, header) = match kind {
             "gzip" => (Some(Codec::Gzip(GzEncoder::new(v(), level))), Header::None),
-            "deflate" => (Some(Codec::Deflate(ZlibEncoder::new(v(), level))), Header::None),
-            "deflateRaw" => (Some(Codec::DeflateRaw(DeflateEncoder::new(v(), level))), Header::None),
+            "deflate" => (
+                Some(Codec::Deflate(ZlibEncoder::new(v(), level))),
+                Header::None,
+            ),
+            "deflateRaw" => (
+                Some(Codec::DeflateRaw(DeflateEncoder::new(v(), level))),
+                Header::None,
+            ),
             "gunzip" => (None, Header::Gzip),
             "inflate" => (None, Header::Zlib),
             "unzip" => (None, Header::Detect),
-            "inflateRaw" => (Some(Codec::InflateRaw(DeflateDecoder::new(v()))), Header::None),
+            "inflateRaw" => (
+                Some(Codec::InflateRaw(DeflateDecoder::new(v()))),
+                Header::None,
+            ),
             "brotliCompress" => {
                 let w = brotli::CompressorWriter::new(v(), 4096, quality.min(11), 22);
-                (Some(Codec::BrotliEncode(Some(Box::new(w)), Vec::new())), Header::None)
+                (
+                    Some(Codec::BrotliEncode(Some(Box::new(w)), Vec::new())),
+                    Header::None,
+                )
             }
             "brotliDecompress" => {
                 let w = brotli::DecompressorWriter::new(v(), 4096);
@@ -92,7 +104,12 @@ impl Stream {
             }
             _ => return None,
         };
-        Some(Stream { codec, header, pending: Vec::new(), failed: false })
+        Some(Stream {
+            codec,
+            header,
+            pending: Vec::new(),
+            failed: false,
+        })
     }
 
     /// Hold bytes until the header can be judged, then create the decoder.
@@ -142,7 +159,9 @@ impl Stream {
         } else {
             data
         };
-        let Some(codec) = self.codec.as_mut() else { return Ok(()) };
+        let Some(codec) = self.codec.as_mut() else {
+            return Ok(());
+        };
         match codec {
             Codec::Gzip(w) => w.write_all(data).map_err(flate_err),
             Codec::Deflate(w) => w.write_all(data).map_err(flate_err),
@@ -159,7 +178,9 @@ impl Stream {
     }
 
     fn flush(&mut self) -> std::result::Result<(), ZError> {
-        let Some(codec) = self.codec.as_mut() else { return Ok(()) };
+        let Some(codec) = self.codec.as_mut() else {
+            return Ok(());
+        };
         match codec {
             Codec::Gzip(w) => w.flush().map_err(flate_err),
             Codec::Deflate(w) => w.flush().map_err(flate_err),
@@ -174,7 +195,9 @@ impl Stream {
             // Input ended inside the header (or there was none).
             return Err(TRUNCATED);
         }
-        let Some(codec) = self.codec.as_mut() else { return Ok(()) };
+        let Some(codec) = self.codec.as_mut() else {
+            return Ok(());
+        };
         match codec {
             Codec::Gzip(w) => w.try_finish().map_err(flate_err),
             Codec::Deflate(w) => w.try_finish().map_err(flate_err),
@@ -194,7 +217,9 @@ impl Stream {
 
     /// Take the output produced so far.
     fn take(&mut self) -> Vec<u8> {
-        let Some(codec) = self.codec.as_mut() else { return Vec::new() };
+        let Some(codec) = self.codec.as_mut() else {
+            return Vec::new();
+        };
         let out = match codec {
             Codec::Gzip(w) => w.get_mut(),
             Codec::Deflate(w) => w.get_mut(),
@@ -252,14 +277,22 @@ fn handle<'js>(ctx: &Ctx<'js>, stream: Stream) -> Result<Object<'js>> {
     let obj = Object::new(ctx.clone())?;
     let s: Shared2 = Rc::new(RefCell::new(stream));
     let s1 = s.clone();
-    set_fn(&obj, "write", move |ctx: Ctx<'js>, data: TypedArray<'js, u8>| {
-        // SAFETY: the bytes are consumed before any JS runs again.
-        let bytes = unsafe { data.as_bytes() }.unwrap_or_default();
-        run(ctx, &s1, |st| st.write(bytes))
-    })?;
+    set_fn(
+        &obj,
+        "write",
+        move |ctx: Ctx<'js>, data: TypedArray<'js, u8>| {
+            // SAFETY: the bytes are consumed before any JS runs again.
+            let bytes = unsafe { data.as_bytes() }.unwrap_or_default();
+            run(ctx, &s1, |st| st.write(bytes))
+        },
+    )?;
     let s2 = s.clone();
-    set_fn(&obj, "flush", move |ctx: Ctx<'js>| run(ctx, &s2, Stream::flush))?;
-    set_fn(&obj, "finish", move |ctx: Ctx<'js>| run(ctx, &s, Stream::finish))?;
+    set_fn(&obj, "flush", move |ctx: Ctx<'js>| {
+        run(ctx, &s2, Stream::flush)
+    })?;
+    set_fn(&obj, "finish", move |ctx: Ctx<'js>| {
+        run(ctx, &s, Stream::finish)
+    })?;
     Ok(obj)
 }
 
