@@ -166,11 +166,13 @@ for (const kind of KINDS) {
   zlib[kind + 'Sync'] = (buffer, options) => processSync(kind, buffer, options);
 }
 
-// The stream classes load with the stream module, on first use.
+// The stream classes load with the stream module, on first use. They are not
+// enumerable (so not named exports of \`import ... from 'zlib'\`), so that importing
+// zlib does not load node:stream; the create* functions are.
 const STREAMS = ['Deflate', 'Inflate', 'Gzip', 'Gunzip', 'DeflateRaw', 'InflateRaw', 'Unzip', 'BrotliCompress', 'BrotliDecompress'];
 for (const name of STREAMS) {
   Object.defineProperty(zlib, name, {
-    enumerable: true,
+    enumerable: false,
     configurable: true,
     get: () => require('zlib_streams')[name],
   });
