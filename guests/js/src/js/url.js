@@ -164,13 +164,18 @@ class URL {
   toJSON() { return this.href; }
 
   // A plain object with the getters' values: inspect formats it at the current
-  // nesting (Node builds the same object and inspects it).
-  [kCustom](depth) {
-    if (typeof depth === 'number' && depth < 0) return this;
+  // nesting. Node inspects that object afresh, so its searchParams get the full depth.
+  [kCustom](depth, options) {
+    if (typeof depth === 'number' && depth < 0) return 'URL {}';
     const obj = Object.create(INSPECT_PROTO);
     for (const key of ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'searchParams', 'hash']) {
       obj[key] = this[key];
     }
+    const params = obj.searchParams;
+    const fresh = options && options.depth !== undefined ? options.depth : 2;
+    obj.searchParams = {
+      [kCustom]: (d, o, inspect) => params[kCustom](fresh === null || fresh === Infinity ? null : fresh - 1, o, inspect),
+    };
     return obj;
   }
 }
