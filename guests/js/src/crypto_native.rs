@@ -142,6 +142,7 @@ pub fn create<'js>(ctx: &Ctx<'js>, _state: &Shared) -> Result<Object<'js>> {
         },
     )?;
     set_fn(&obj, "pbkdf2", pbkdf2)?;
+    set_fn(&obj, "scrypt", scrypt)?;
     Ok(obj)
 }
 
@@ -177,4 +178,33 @@ fn pbkdf2<'js>(
         block += 1;
     }
     ArrayBuffer::new(ctx, out)
+}
+
+/// scrypt (RFC 7914) by the `scrypt` crate; `log_n` is log2(N). Parameters it rejects
+/// throw "Invalid scrypt params" (Node's message); memory is checked in JS.
+fn scrypt<'js>(
+    ctx: Ctx<'js>,
+    password: TypedArray<'js, u8>,
+    salt: TypedArray<'js, u8>,
+    log_n: u8,
+    r: u32,
+    p: u32,
+    keylen: u32,
+) -> Result<ArrayBuffer<'js>> {
+    let invalid = || Exception::throw_range(&ctx, "Invalid scrypt params");
+    // The crate's `len` only bounds its PHC strings: the output's length is `out`'s.
+    let params = scrypt::Params::new(log_n, r, p, 32).map_err(|_| invalid())?;
+    let mut out = vec![0u8; keylen as usize];
+    if out.is_empty() {
+        return ArrayBuffer::new(ctx.clone(), out);
+    }
+    // SAFETY: no JS runs while the slices are borrowed.
+    let (pw, salt) = unsafe {
+        (
+            password.as_bytes().unwrap_or_default(),
+            salt.as_bytes().unwrap_or_default(),
+        )
+    };
+    scrypt::scrypt(pw, salt, &params, &mut out).map_err(|_| invalid())?;
+    ArrayBuffer::new(ctx.clone(), out)
 }

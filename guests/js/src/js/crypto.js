@@ -1,6 +1,6 @@
 // node:crypto: hashes and HMACs (Rust, crypto_native.rs), randomness, pbkdf2, hkdf,
-// timingSafeEqual, and webcrypto (the global `crypto`, with subtle.digest). Ciphers,
-// signatures, keys, scrypt, primes, Diffie-Hellman throw ERR_NOT_SUPPORTED_IN_SANDBOX.
+// timingSafeEqual, scrypt, and webcrypto (the global `crypto`, with subtle.digest). Ciphers,
+// signatures, keys, primes, Diffie-Hellman throw ERR_NOT_SUPPORTED_IN_SANDBOX.
 'use strict';
 
 const { Buffer } = require('buffer');
@@ -200,6 +200,39 @@ function pbkdf2(password, salt, iterations, keylen, digest, callback) {
   setImmediate(() => callback(null, key));
 }
 
+function scryptSync(password, salt, keylen, options) {
+  const pw = keyBytes(password, 'password');
+  const s = keyBytes(salt, 'salt');
+  checkInt('keylen', keylen, 0, 2147483647);
+  const o = options || {};
+  const N = o.N ?? o.cost ?? 16384;
+  const r = o.r ?? o.blockSize ?? 8;
+  const p = o.p ?? o.parallelization ?? 1;
+  const maxmem = o.maxmem ?? 32 << 20;
+  const invalid = (detail) => codeError(RangeError, 'ERR_CRYPTO_INVALID_SCRYPT_PARAMS', 'Invalid scrypt params' + detail);
+  if (!Number.isInteger(N) || N < 2 || (N & (N - 1)) !== 0) throw invalid('');
+  // OpenSSL's bound: the B and V arrays must fit in maxmem.
+  if (128 * r * (N + 2) + 128 * r * p > maxmem) {
+    throw invalid(': error:030000AC:digital envelope routines::memory limit exceeded');
+  }
+  try {
+    return Buffer.from(native.crypto.scrypt(pw, s, Math.log2(N), r, p, keylen));
+  } catch (e) {
+    throw e instanceof RangeError ? invalid('') : e;
+  }
+}
+
+function scrypt(password, salt, keylen, options, callback) {
+  if (typeof options === 'function') {
+    callback = options;
+    options = undefined;
+  }
+  if (typeof callback !== 'function') throw argType('callback', callback, 'of type function');
+  // Bad parameters throw at once, as in Node; the key arrives on a later turn.
+  const key = scryptSync(password, salt, keylen, options);
+  setImmediate(() => callback(null, key));
+}
+
 function hkdfSync(digest, ikm, salt, info, keylen) {
   const alg = normalize(digest);
   if (!HASHES.includes(alg)) throw codeError(TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${digest}`);
@@ -245,6 +278,8 @@ const crypto = {
   pbkdf2Sync,
   hkdf,
   hkdfSync,
+  scrypt,
+  scryptSync,
   Hash,
   Hmac,
   webcrypto: webcrypto.crypto,
@@ -259,7 +294,7 @@ for (const name of [
   'createPrivateKey', 'createPublicKey', 'createSecretKey', 'generateKeyPair',
   'generateKeyPairSync', 'generateKey', 'generateKeySync', 'createDiffieHellman',
   'createDiffieHellmanGroup', 'getDiffieHellman', 'createECDH', 'diffieHellman',
-  'publicEncrypt', 'publicDecrypt', 'privateEncrypt', 'privateDecrypt', 'scrypt', 'scryptSync',
+  'publicEncrypt', 'publicDecrypt', 'privateEncrypt', 'privateDecrypt',
   'generatePrime', 'generatePrimeSync', 'checkPrime', 'checkPrimeSync', 'getCipherInfo', 'setEngine',
   'secureHeapUsed',
 ]) {
