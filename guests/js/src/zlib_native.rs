@@ -56,6 +56,7 @@ struct Stream {
     header: Header,
     pending: Vec<u8>,
     failed: bool,
+    finished: bool,
 }
 
 fn flate_err(e: io::Error) -> ZError {
@@ -109,6 +110,7 @@ impl Stream {
             header,
             pending: Vec::new(),
             failed: false,
+            finished: false,
         })
     }
 
@@ -262,7 +264,8 @@ fn run<'js>(
     step: impl FnOnce(&mut Stream) -> std::result::Result<(), ZError>,
 ) -> Result<ArrayBuffer<'js>> {
     let mut stream = s.borrow_mut();
-    if stream.failed {
+    // flate2 may panic on a write after finish, so a finished stream is closed too.
+    if stream.failed || stream.finished {
         return Err(Exception::throw_message(&ctx, "zlib binding closed"));
     }
     if let Err(e) = step(&mut stream) {
@@ -291,7 +294,9 @@ fn handle<'js>(ctx: &Ctx<'js>, stream: Stream) -> Result<Object<'js>> {
         run(ctx, &s2, Stream::flush)
     })?;
     set_fn(&obj, "finish", move |ctx: Ctx<'js>| {
-        run(ctx, &s, Stream::finish)
+        let out = run(ctx, &s, Stream::finish);
+        s.borrow_mut().finished = true;
+        out
     })?;
     Ok(obj)
 }
