@@ -83,6 +83,14 @@ const ES_MODULES: &[(&str, &str)] = &[
     ("stream/promises", "stream_promises"),
     ("string_decoder", "string_decoder"),
     ("util", "util"),
+    ("crypto", "crypto"),
+    ("os", "os"),
+    ("querystring", "querystring"),
+    ("timers", "timers"),
+    ("tty", "tty"),
+    ("timers/promises", "timers_promises"),
+    ("url", "url"),
+    ("zlib", "zlib"),
 ];
 
 /// The canonical `node:` name for an import specifier of a built-in module.

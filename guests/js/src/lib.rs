@@ -22,6 +22,7 @@ wit_bindgen::generate!({
 
 mod builtins;
 mod child_native;
+mod crypto_native;
 mod encoding;
 mod event_loop;
 mod fs_native;
@@ -38,6 +39,7 @@ mod state;
 mod timers;
 #[allow(dead_code)] // `wrap` and `filename` are for build.rs
 mod wrap;
+mod zlib_native;
 
 struct Runner;
 

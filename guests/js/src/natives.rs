@@ -98,6 +98,8 @@ pub fn create<'js>(
     native.set("nodeMode", state.node_mode.get())?;
     native.set("child", child_native::create(ctx, state)?)?;
     native.set("http", http_native::create(ctx, state)?)?;
+    native.set("crypto", crate::crypto_native::create(ctx, state)?)?;
+    native.set("zlib", crate::zlib_native::create(ctx, state)?)?;
     Ok(native)
 }
 

@@ -410,21 +410,8 @@ define(globalThis, 'queueMicrotask', queueMicrotask);
 
 // Math.random comes from wasi:random (seeded once), so replays see the same numbers.
 define(Math, 'random', native.random);
-lazyGlobal('crypto', () => ({
-  getRandomValues(array) {
-    if (!ArrayBuffer.isView(array)) throw new TypeError('The data argument must be an integer-type TypedArray');
-    if (array.byteLength > 65536) throw new RangeError('The ArrayBufferView byte length exceeds 65536');
-    new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(new Uint8Array(native.randomBytes(array.byteLength)));
-    return array;
-  },
-  randomUUID() {
-    const b = new Uint8Array(native.randomBytes(16));
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    const h = native.decode(b, 'hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-  },
-}));
+lazyGlobal('crypto', () => require('webcrypto').crypto);
+lazyGlobal('Intl', () => require('intl'));
 
 // ---- JSON's errors in V8's words ------------------------------------------------
 
@@ -494,6 +481,14 @@ lazyGlobal('atob', () => require('encoding').atob);
 lazyGlobal('btoa', () => require('encoding').btoa);
 lazyGlobal('structuredClone', () => require('clone').structuredClone);
 for (const name of ['fetch', 'Headers', 'Request', 'Response']) lazyGlobal(name, () => require('fetch')[name]);
+lazyGlobal('URL', () => require('url').URL);
+lazyGlobal('URLSearchParams', () => require('url').URLSearchParams);
+lazyGlobal('Event', () => require('web').Event);
+lazyGlobal('EventTarget', () => require('web').EventTarget);
+lazyGlobal('CustomEvent', () => require('web').CustomEvent);
+lazyGlobal('DOMException', () => require('web').DOMException);
+lazyGlobal('AbortController', () => require('web').AbortController);
+lazyGlobal('AbortSignal', () => require('web').AbortSignal);
 define(globalThis, 'global', globalThis);
 
 // ---- what Rust and synthesized modules use -------------------------------------

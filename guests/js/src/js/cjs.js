@@ -111,9 +111,12 @@ Module._extensions['.node'] = (module, filename) => {
     `Cannot load native addon ${filename}: native (.node) addons cannot run in the WebAssembly sandbox`);
 };
 
-// What require() of an ES module gives (Node 20.19+): its namespace, marked
-// `__esModule` when it has a default export so that transpiled code reads `default`.
+// What require() of an ES module gives (Node 20.19+): its namespace (or its export
+// named "module.exports"), marked `__esModule` when it has a default export so that
+// transpiled code reads `default`.
 function esmExports(namespace) {
+  // A module may say what require() gives with an export named "module.exports".
+  if ('module.exports' in namespace) return namespace['module.exports'];
   if (!('default' in namespace)) return namespace;
   const out = Object.create(null);
   Object.defineProperty(out, '__esModule', { value: true, enumerable: true });

@@ -1,0 +1,36 @@
+const e = new DOMException('boom', 'AbortError');
+console.log(e.name, e.code, e.message, e instanceof Error, String(e), Object.keys(e));
+console.log(new DOMException('x').name, new DOMException().code, new DOMException('t', 'TimeoutError').code, DOMException.ABORT_ERR, new DOMException('m', { name: 'DataCloneError', cause: 1 }).cause);
+const ac = new AbortController();
+ac.signal.onabort = (ev) => console.log('onabort', ev.type, ev instanceof Event);
+ac.signal.addEventListener('abort', (ev) => console.log('listener', ev.type, ac.signal.aborted), { once: true });
+console.log(ac.signal.aborted, ac.signal.reason, ac);
+ac.abort();
+ac.abort('again');
+console.log(ac.signal.aborted, ac.signal.reason.name, ac.signal.reason.message, ac.signal.reason.code, ac);
+try { ac.signal.throwIfAborted() } catch (err) { console.log('thrown', err.name, err.message) }
+const s2 = AbortSignal.abort('why'); console.log(s2.aborted, s2.reason);
+try { new AbortSignal() } catch (err) { console.log(err.name, err.code, err.message) }
+const t = AbortSignal.timeout(10);
+t.addEventListener('abort', () => console.log('timeout', t.reason.name, t.reason.message, t.reason.code));
+const any = AbortSignal.any([t, new AbortController().signal]);
+any.onabort = () => console.log('any', any.reason.name);
+console.log(AbortSignal.any([s2]).reason);
+setTimeout(() => console.log('done'), 50);
+const et = new EventTarget();
+et.addEventListener('foo', function (ev) { console.log('foo', ev.type, ev.detail, this === et, ev.target === et, ev.defaultPrevented) });
+const ce = new CustomEvent('foo', { detail: { x: 1 }, cancelable: true });
+console.log(et.dispatchEvent(ce), ce instanceof Event);
+const ev = new Event('bar', { cancelable: true });
+const onBar = (e) => e.preventDefault();
+et.addEventListener('bar', onBar);
+et.addEventListener('bar', onBar);
+et.addEventListener('bar', { handleEvent(e) { console.log('handleEvent', e.type) } });
+console.log(et.dispatchEvent(ev), ev.defaultPrevented, ev.cancelable, ev.bubbles, ev.eventPhase, typeof ev.timeStamp);
+et.removeEventListener('bar', onBar);
+const ev2 = new Event('bar', { cancelable: true });
+console.log(et.dispatchEvent(ev2), ev2.defaultPrevented);
+const ac2 = new AbortController();
+et.addEventListener('baz', () => console.log('baz'), { signal: ac2.signal });
+et.dispatchEvent(new Event('baz')); ac2.abort(); et.dispatchEvent(new Event('baz'));
+console.log(Object.prototype.toString.call(ac.signal), Object.prototype.toString.call(new Event('x')));
