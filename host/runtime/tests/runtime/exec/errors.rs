@@ -24,7 +24,7 @@ fn a_bad_import_exits_1_naming_the_module() {
     assert_eq!(r.exit_code, 1);
     let stderr = s(&r.stderr);
     assert!(
-        stderr.contains("Cannot find module 'left-pad'"),
+        stderr.contains("Cannot find package 'left-pad'"),
         "{stderr:?}"
     );
     assert_eq!(s(&r.stdout), "");
