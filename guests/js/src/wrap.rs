@@ -41,6 +41,7 @@ pub const FILES: &[&str] = &[
     "readline_promises",
     "stream",
     "stream_duplex",
+    "stream_operators",
     "stream_pipeline",
     "stream_promises",
     "stream_readable",

@@ -127,7 +127,7 @@ fn a_bad_import_exits_1_naming_the_module() {
     let ws = Ws::new();
     let (code, out, err) = plain(&ws, &["import 'left-pad'"], "");
     assert_eq!((code, out.as_str()), (1, ""));
-    assert!(err.contains("Cannot find module 'left-pad'"), "{err:?}");
+    assert!(err.contains("Cannot find package 'left-pad'"), "{err:?}");
 }
 
 #[test]

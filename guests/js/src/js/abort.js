@@ -18,15 +18,7 @@ function abortSignal(signal, reason) {
   if (signal.aborted) return;
   signal[kInternal].aborted = true;
   signal[kInternal].reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
-  const event = new Event('abort');
-  if (typeof signal.onabort === 'function') {
-    try {
-      signal.onabort.call(signal, event);
-    } catch (e) {
-      queueMicrotask(() => { throw e; });
-    }
-  }
-  signal.dispatchEvent(event);
+  signal.dispatchEvent(new Event('abort'));
   for (const dep of signal[kInternal].dependents) abortSignal(dep, signal.reason);
 }
 
@@ -50,7 +42,19 @@ class AbortSignal extends EventTarget {
     if (!constructing) throw illegal();
     super();
     Object.defineProperty(this, kInternal, { value: { aborted: false, reason: undefined, dependents: [] } });
-    Object.defineProperty(this, 'onabort', { value: null, writable: true, enumerable: false });
+  }
+  // An event handler attribute, as the DOM's: its listener takes its place among the
+  // others when it is first set, and calls whatever handler is set at the time.
+  get onabort() { return this[kInternal].onabort ?? null; }
+  set onabort(handler) {
+    const slot = this[kInternal];
+    if (!slot.onabortListener) {
+      slot.onabortListener = (event) => {
+        if (typeof slot.onabort === 'function') slot.onabort.call(this, event);
+      };
+      this.addEventListener('abort', slot.onabortListener);
+    }
+    slot.onabort = typeof handler === 'function' ? handler : null;
   }
   get aborted() { return this[kInternal].aborted; }
   get reason() { return this[kInternal].reason; }

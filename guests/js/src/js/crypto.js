@@ -102,6 +102,45 @@ class Hmac {
   }
 }
 
+// Hash and Hmac are streams too, as Node's LazyTransform: the stream machinery is
+// loaded and set up only when a stream method is first called; the object then takes
+// a prototype that is a Transform carrying the class's own methods (which still reach
+// its private state).
+const streamProtos = new Map();
+function streamify(obj, Cls) {
+  let proto = streamProtos.get(Cls);
+  const { Transform } = require('stream');
+  if (!proto) {
+    proto = Object.create(Transform.prototype);
+    for (const m of ['update', 'digest', 'copy']) if (Cls.prototype[m]) proto[m] = Cls.prototype[m];
+    proto._transform = function (chunk, encoding, callback) {
+      this.update(chunk, encoding);
+      callback();
+    };
+    proto._flush = function (callback) {
+      this.push(this.digest());
+      callback();
+    };
+    proto.constructor = Cls;
+    streamProtos.set(Cls, proto);
+  }
+  Object.setPrototypeOf(obj, proto);
+  Transform.call(obj);
+}
+const STREAM_METHODS = ['write', 'end', 'on', 'once', 'off', 'pipe', 'unpipe', 'read', 'setEncoding', 'addListener',
+  'prependListener', 'removeListener', 'emit', 'resume', 'pause', 'destroy', 'listenerCount', 'cork', 'uncork'];
+for (const Cls of [Hash, Hmac]) {
+  for (const m of STREAM_METHODS) {
+    Cls.prototype[m] = function (...args) {
+      streamify(this, Cls);
+      return this[m](...args);
+    };
+  }
+  Object.defineProperty(Cls, Symbol.hasInstance, {
+    value: (v) => v !== null && typeof v === 'object' && (Object.getPrototypeOf(v) === Cls.prototype || Object.getPrototypeOf(v) === streamProtos.get(Cls)),
+  });
+}
+
 function hash(algorithm, data, outputEncoding = 'hex') {
   if (typeof data !== 'string' && !ArrayBuffer.isView(data)) throw argType('input', data);
   return new Hash(algorithm).update(data).digest(outputEncoding);

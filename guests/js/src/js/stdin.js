@@ -54,7 +54,6 @@ function createOutput(fd) {
   stream._destroy = (err, cb) => cb(err);
   stream._isStdio = true;
   stream.fd = fd;
-  stream.columns = 80;
   stream.rows = 24;
   stream.getWindowSize = () => [80, 24];
   stream.hasColors = () => false;

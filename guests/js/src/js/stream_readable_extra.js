@@ -304,6 +304,7 @@ function install(Readable) {
       require('stream_pipeline').finished(this, (err) => (err && err !== error ? reject(err) : resolve(null))));
   };
   Readable.from = (iterable, opts) => from(Readable, iterable, opts);
+  require('stream_operators').install(Readable);
   getters(Readable);
 }
 
