@@ -30,6 +30,7 @@ pub const FILES: &[&str] = &[
     "node_cli",
     "npm",
     "path",
+    "path_win32",
     "resolve",
     "stdin",
     "test",

@@ -1,5 +1,5 @@
 // node:path, POSIX flavour (the workspace is POSIX). `posix` is this module itself;
-// `win32` is too, as there are no Windows paths here.
+// `win32` (path_win32.js) handles Windows paths, loaded on first use.
 'use strict';
 
 function assertPath(p, name = 'path') {
@@ -150,5 +150,14 @@ const path = {
   toNamespacedPath: (p) => p,
 };
 path.posix = path;
-path.win32 = path;
+Object.defineProperty(path, 'win32', {
+  enumerable: true,
+  configurable: true,
+  get() {
+    const win32 = require('path_win32');
+    win32.posix = path;
+    Object.defineProperty(path, 'win32', { value: win32, enumerable: true, configurable: true });
+    return win32;
+  },
+});
 module.exports = path;
