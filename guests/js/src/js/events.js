@@ -98,19 +98,44 @@ class EventEmitter {
 
 EventEmitter.EventEmitter = EventEmitter;
 EventEmitter.defaultMaxListeners = 10;
-EventEmitter.once = function once(emitter, name) {
+// Node's AbortError, what an aborted `signal` option rejects with.
+class AbortError extends Error {
+  constructor(message = 'The operation was aborted', options = undefined) {
+    super(message, options);
+    this.code = 'ABORT_ERR';
+    this.name = 'AbortError';
+  }
+}
+
+EventEmitter.once = function once(emitter, name, options = {}) {
+  const signal = options && options.signal;
   return new Promise((resolve, reject) => {
-    const onError = (err) => {
+    if (signal && signal.aborted) {
+      reject(new AbortError(undefined, { cause: signal.reason }));
+      return;
+    }
+    const cleanup = () => {
       emitter.off(name, onEvent);
+      if (name !== 'error') emitter.off('error', onError);
+      if (signal) signal.removeEventListener('abort', onAbort);
+    };
+    const onError = (err) => {
+      cleanup();
       reject(err);
     };
     const onEvent = (...args) => {
-      if (name !== 'error') emitter.off('error', onError);
+      cleanup();
       resolve(args);
+    };
+    const onAbort = () => {
+      cleanup();
+      reject(new AbortError(undefined, { cause: signal.reason }));
     };
     emitter.once(name, onEvent);
     if (name !== 'error') emitter.once('error', onError);
+    if (signal) signal.addEventListener('abort', onAbort, { once: true });
   });
 };
+EventEmitter.AbortError = AbortError;
 
 module.exports = EventEmitter;

@@ -501,7 +501,16 @@ const promises = { constants };
 for (const [name, fn] of Object.entries(sync)) {
   if (name === 'existsSync') continue;
   const base = name.slice(0, -4);
-  promises[base] = async (...args) => fn(...args);
+  promises[base] = async (...args) => {
+    // An aborted `signal` option rejects as Node's does (the work is synchronous here,
+    // so only a signal aborted before the call can stop it).
+    const last = args[args.length - 1];
+    if (last && typeof last === 'object' && last.signal && last.signal.aborted) {
+      const { AbortError } = require('events');
+      throw new AbortError(undefined, { cause: last.signal.reason });
+    }
+    return fn(...args);
+  };
   sync[base] = function (...args) {
     const cb = args.pop();
     if (typeof cb !== 'function') throw invalidArgType('cb', 'of type function', cb);

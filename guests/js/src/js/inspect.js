@@ -124,10 +124,20 @@ function hexBytes(bytes, max) {
   return out;
 }
 
-function getters(desc) {
-  if (desc.get && desc.set) return '[Getter/Setter]';
-  if (desc.get) return '[Getter]';
-  return '[Setter]';
+// With `getters: true` (or 'get'/'set': only those with no setter / with one), a
+// getter's value is shown too, as Node does: `[Getter: 1]`.
+function getters(desc, ctx, owner) {
+  const kind = desc.get && desc.set ? 'Getter/Setter' : desc.get ? 'Getter' : 'Setter';
+  const want = ctx && ctx.options.getters;
+  if (desc.get && want && (want === true || (want === 'get' && !desc.set) || (want === 'set' && desc.set))) {
+    try {
+      const v = desc.get.call(owner);
+      return `[${kind}: ${formatValue(v, ctx)}]`;
+    } catch (e) {
+      return `[${kind}: <Inspection threw (${e && e.message})>]`;
+    }
+  }
+  return `[${kind}]`;
 }
 
 // Own enumerable properties (symbols included) as `key: value` strings.
@@ -144,7 +154,7 @@ function propertyEntries(value, ctx, skipIndices, filter) {
     if (filter && filter(key)) continue;
     const desc = Object.getOwnPropertyDescriptor(value, key);
     if (desc === undefined) continue;
-    const shown = 'value' in desc ? formatValue(desc.value, ctx) : getters(desc);
+    const shown = 'value' in desc ? formatValue(desc.value, ctx) : getters(desc, ctx, value);
     out.push(`${formatKey(key)}: ${shown}`);
   }
   return out;
