@@ -13,6 +13,7 @@ mod node_bench;
 mod python_bench;
 mod report;
 mod shell_bench;
+mod sides;
 mod wasi_bench;
 
 use std::path::PathBuf;

@@ -9,10 +9,10 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
-use computer_runtime::{ExecOptions, Runtime, RuntimeConfig};
+use anyhow::{Context, Result};
+use computer_runtime::{Runtime, RuntimeConfig};
 use computer_store::{MkdirOptions, Workspace, WriteOptions};
 
 use crate::report::{Row, median, us};
@@ -20,50 +20,12 @@ use crate::report::{Row, median, us};
 const NATIVE: &str = "node";
 const PACKAGES: &[&str] = &["lodash@4.17.21", "marked@12.0.2"];
 
-fn quote(args: &[&str]) -> String {
-    std::iter::once("node")
-        .chain(args.iter().copied())
-        .map(|a| format!("'{}'", a.replace('\'', r"'\''")))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn time_ours(rt: &Runtime, ws: &Arc<Workspace>, args: &[&str]) -> Result<Duration> {
-    let line = quote(args);
-    let t = Instant::now();
-    let r = rt
-        .exec(
-            ws.clone(),
-            &line,
-            ExecOptions {
-                backend: "command".into(),
-                cwd: Some("/p".into()),
-                ..Default::default()
-            },
-        )?
-        .wait();
-    let took = t.elapsed();
-    if r.exit_code != 0 {
-        bail!(
-            "node {args:?} exited {}: {}",
-            r.exit_code,
-            String::from_utf8_lossy(&r.stderr)
-        );
-    }
-    Ok(took)
+    crate::sides::time_command(rt, ws, "/p", "node", args)
 }
 
 fn time_native(dir: &Path, args: &[&str]) -> Result<Duration> {
-    let t = Instant::now();
-    let out = Command::new(NATIVE).args(args).current_dir(dir).output()?;
-    let took = t.elapsed();
-    if !out.status.success() {
-        bail!(
-            "native node {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    Ok(took)
+    crate::sides::time_process(NATIVE, dir, args)
 }
 
 /// `npm install` of the pinned packages into `dir`; false (with a note) when

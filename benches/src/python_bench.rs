@@ -5,12 +5,11 @@
 //! `computer run python3` does) and as a native process.
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use computer_runtime::{ExecOptions, Runtime, RuntimeConfig, command_backend};
+use computer_runtime::{Runtime, RuntimeConfig, command_backend};
 use computer_store::{MkdirOptions, Workspace, WriteOptions};
 
 use crate::report::{Row, median, us};
@@ -18,45 +17,11 @@ use crate::report::{Row, median, us};
 const NATIVE: &str = "/usr/bin/python3";
 
 fn time_ours(rt: &Runtime, ws: &Arc<Workspace>, args: &[&str]) -> Result<Duration> {
-    let line = std::iter::once("python3")
-        .chain(args.iter().copied())
-        .map(|a| format!("'{}'", a.replace('\'', r"'\''")))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let t = Instant::now();
-    let r = rt
-        .exec(
-            ws.clone(),
-            &line,
-            ExecOptions {
-                backend: "command".into(),
-                cwd: Some("/data".into()),
-                ..Default::default()
-            },
-        )?
-        .wait();
-    let took = t.elapsed();
-    if r.exit_code != 0 {
-        bail!(
-            "python3 {args:?} exited {}: {}",
-            r.exit_code,
-            String::from_utf8_lossy(&r.stderr)
-        );
-    }
-    Ok(took)
+    crate::sides::time_command(rt, ws, "/data", "python3", args)
 }
 
 fn time_native(dir: &Path, args: &[&str]) -> Result<Duration> {
-    let t = Instant::now();
-    let out = Command::new(NATIVE).args(args).current_dir(dir).output()?;
-    let took = t.elapsed();
-    if !out.status.success() {
-        bail!(
-            "native python3 {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    Ok(took)
+    crate::sides::time_process(NATIVE, dir, args)
 }
 
 pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {

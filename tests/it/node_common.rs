@@ -9,16 +9,15 @@
 //! paths read the same.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use computer_runtime::{ExecOptions, Limits, RunStatus, Runtime, RuntimeConfig};
 use computer_store::{MkdirOptions, Workspace};
 use computer_tests::component_cache_dir;
-use computer_tests::corpus::Outcome;
+use computer_tests::corpus::{Outcome, run_with_stdin};
 
 /// The oracle: nodesource's node 20 (`scripts/setup.sh`).
 pub const ORACLE: &str = "/usr/bin/node";
@@ -114,76 +113,9 @@ impl HostRoot {
             .env_clear()
             .envs(script_env())
             .env("HOME", &home);
-        let mut out = run_host(cmd, stdin, TIMEOUT);
+        let mut out = run_with_stdin(cmd, stdin, TIMEOUT);
         out.stdout = unroot(&out.stdout, &self.root.display().to_string());
         out
-    }
-}
-
-/// Runs `cmd` with `stdin` in a process group of its own, killed whole
-/// after `timeout`: stdout, stderr and the exit code (128 + signal).
-pub fn run_host(mut cmd: Command, stdin: &[u8], timeout: Duration) -> Outcome {
-    cmd.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            return Outcome {
-                exit: -1,
-                error: Some(format!("cannot start {:?}: {e}", cmd.get_program())),
-                ..Outcome::default()
-            };
-        }
-    };
-    let pgid = child.id();
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let data = stdin.to_vec();
-    // A script that never reads its stdin closes the pipe: the error is moot.
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let reader = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = r.read_to_end(&mut v);
-            v
-        })
-    };
-    let out = reader(Box::new(child.stdout.take().expect("stdout is piped")));
-    let err = reader(Box::new(child.stderr.take().expect("stderr is piped")));
-    let deadline = Instant::now() + timeout;
-    let mut error = None;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() >= deadline => {
-                error = Some(format!("timed out after {timeout:?}"));
-                // The whole group, so no grandchild keeps a pipe open.
-                let _ = Command::new("/bin/kill")
-                    .args(["-KILL", "--", &format!("-{pgid}")])
-                    .status();
-                break child.wait().ok();
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => {
-                error = Some(format!("waiting: {e}"));
-                break None;
-            }
-        }
-    };
-    let _ = writer.join();
-    let exit = status.map_or(-1, |s| {
-        use std::os::unix::process::ExitStatusExt;
-        s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
-    });
-    Outcome {
-        stdout: out.join().unwrap_or_default(),
-        stderr: err.join().unwrap_or_default(),
-        exit,
-        error,
-        ..Outcome::default()
     }
 }
 
@@ -429,6 +361,27 @@ pub fn clip(s: &str, max: usize) -> String {
 }
 
 /// A failure table (name, what differs in one line), then each diff.
+/// The names that matched, and the failure table with a `label: N/TOTAL` line.
+pub fn summarize(
+    results: Vec<(String, Vec<String>)>,
+    label: &str,
+    total: usize,
+) -> (BTreeSet<String>, String) {
+    let passing: BTreeSet<String> = results
+        .iter()
+        .filter(|(_, d)| d.is_empty())
+        .map(|(n, _)| n.clone())
+        .collect();
+    let failures: Vec<(String, Vec<String>)> =
+        results.into_iter().filter(|(_, d)| !d.is_empty()).collect();
+    let mut report = failure_table(&failures);
+    report.push_str(&format!(
+        "\n{label}: {}/{total} identical to real node\n",
+        passing.len()
+    ));
+    (passing, report)
+}
+
 pub fn failure_table(failures: &[(String, Vec<String>)]) -> String {
     if failures.is_empty() {
         return String::new();

@@ -19,8 +19,8 @@ use computer_tests::corpus::{Outcome, copy_tree, parallel_map};
 use computer_tests::workspace_root;
 
 use crate::node_common::{
-    HostRoot, differences, env_flag, failure_table, line_diff, oracle_missing, our_node,
-    parse_baseline, run_ours, runtime, verbatim, workspace_from,
+    HostRoot, differences, env_flag, line_diff, oracle_missing, our_node, parse_baseline, run_ours,
+    runtime, summarize, verbatim, workspace_from,
 };
 
 /// Fewer scripts than this means the corpus was not found or got cut.
@@ -243,19 +243,7 @@ fn check_against_ours(scripts: &[Script], filtered: bool) {
         let got = run_ours(rt, &ws, &s.name, &s.source, &s.stdin);
         (s.name.clone(), differences(&want, &got, s.view()))
     });
-    let passing: BTreeSet<String> = results
-        .iter()
-        .filter(|(_, d)| d.is_empty())
-        .map(|(n, _)| n.clone())
-        .collect();
-    let failures: Vec<(String, Vec<String>)> =
-        results.into_iter().filter(|(_, d)| !d.is_empty()).collect();
-    let mut report = failure_table(&failures);
-    report.push_str(&format!(
-        "\nnode corpus: {}/{} scripts identical to real node\n",
-        passing.len(),
-        scripts.len()
-    ));
+    let (passing, report) = summarize(results, "node corpus", scripts.len());
     let names = scripts.iter().map(|s| s.name.clone()).collect();
     crate::node_common::check_baseline(
         &corpus_dir().join("baseline.txt"),

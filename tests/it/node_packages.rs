@@ -13,17 +13,16 @@
 //! `NODE_PACKAGES_FILTER=SUBSTRING` runs the matching names;
 //! `UPDATE_NODE_BASELINE=1` rewrites `baseline.txt`.
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use computer_tests::corpus::{copy_tree, parallel_map};
+use computer_tests::corpus::{copy_tree, parallel_map, run_with_timeout};
 use computer_tests::workspace_root;
 
 use crate::node_common::{
-    HostRoot, clip, differences, failure_table, oracle_missing, our_node, parse_baseline, run_host,
-    run_ours, runtime, verbatim, workspace_from,
+    HostRoot, clip, differences, oracle_missing, our_node, parse_baseline, run_ours, runtime,
+    summarize, verbatim, workspace_from,
 };
 
 /// The packages `package.json` must pin, each with a `use-NAME` script.
@@ -149,7 +148,7 @@ fn install() -> Result<HostRoot, String> {
     let mut cmd = Command::new(NPM);
     cmd.args(["ci", "--no-audit", "--no-fund", "--ignore-scripts"])
         .current_dir(root.work());
-    let out = run_host(cmd, b"", NPM_TIMEOUT);
+    let out = run_with_timeout(cmd, NPM_TIMEOUT);
     if out.exit != 0 || out.error.is_some() {
         return Err(format!(
             "`npm ci` failed (is the registry reachable?): exit {}, {:?}: {}",
@@ -214,19 +213,7 @@ fn node_packages() {
         );
         return;
     }
-    let passing: BTreeSet<String> = results
-        .iter()
-        .filter(|(_, d)| d.is_empty())
-        .map(|(n, _)| n.clone())
-        .collect();
-    let failures: Vec<(String, Vec<String>)> =
-        results.into_iter().filter(|(_, d)| !d.is_empty()).collect();
-    let mut report = failure_table(&failures);
-    report.push_str(&format!(
-        "\nnode packages: {}/{} identical to real node\n",
-        passing.len(),
-        jobs.len()
-    ));
+    let (passing, report) = summarize(results, "node packages", jobs.len());
     crate::node_common::check_baseline(
         &packages_dir().join("baseline.txt"),
         "Node packages baseline: the use-* scripts and suite:* runs that matched\n\

@@ -227,11 +227,20 @@ fn run_bash_in(root: &Path, script: &Path, timeout: Duration) -> Outcome {
 /// caller set them) with an empty stdin, in a process group of its own that
 /// is killed whole after `timeout`; its stdout, stderr and exit code (128 +
 /// the signal for a signalled process). The tree is left empty.
-pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Outcome {
+pub fn run_with_timeout(cmd: Command, timeout: Duration) -> Outcome {
+    run_with_stdin(cmd, &[], timeout)
+}
+
+/// [`run_with_timeout`], with `stdin` fed to the program (none: an empty stdin).
+pub fn run_with_stdin(mut cmd: Command, stdin: &[u8], timeout: Duration) -> Outcome {
     let program = cmd.get_program().to_string_lossy().into_owned();
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.stdin(if stdin.is_empty() {
+        Stdio::null()
+    } else {
+        Stdio::piped()
+    })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
@@ -244,6 +253,13 @@ pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Outcome {
         }
     };
     let pgid = child.id();
+    let writer = child.stdin.take().map(|mut input| {
+        let data = stdin.to_vec();
+        // A program that never reads its stdin closes the pipe: the error is moot.
+        std::thread::spawn(move || {
+            let _ = std::io::Write::write_all(&mut input, &data);
+        })
+    });
     let mut out = child.stdout.take().expect("stdout is piped");
     let mut err = child.stderr.take().expect("stderr is piped");
     let out_reader = std::thread::spawn(move || {
@@ -276,6 +292,9 @@ pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Outcome {
             }
         }
     };
+    if let Some(writer) = writer {
+        let _ = writer.join();
+    }
     let exit = status.map_or(-1, |s| {
         use std::os::unix::process::ExitStatusExt;
         s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
