@@ -11,7 +11,9 @@
 //! `exec-shell` for a bash script, which may call `test_command` when
 //! `$COMPUTER_TEST_COMMAND_WASM` names it, and `git` when
 //! `$COMPUTER_TEST_GIT_WASM` does),
-//! `durable-child WORKSPACE recover`, `durable-child WORKSPACE respond RUN CALL`.
+//! `durable-child WORKSPACE recover`, `durable-child WORKSPACE respond RUN CALL`,
+//! `durable-child WORKSPACE churn` (another writer: creates, renames and removes
+//! directories under `/churn` until it is killed).
 //! Exit code: the run's, 75 when it waits, 3 on a usage error.
 
 use std::io::{Read, Write};
@@ -22,7 +24,7 @@ use computer_runtime::{
     Answer, CallContext, CommandSpec, ExecOptions, FunctionInfo, HostModule, ModuleCallError,
     Recovered, RunResult, Runtime, RuntimeConfig,
 };
-use computer_store::Workspace;
+use computer_store::{MkdirOptions, RmOptions, Workspace, WriteOptions};
 use serde_json::{Value, json};
 
 struct Remote {
@@ -97,6 +99,31 @@ fn register_from_env(rt: &Runtime, var: &str, name: &str) {
     }
 }
 
+/// Another process changing the tree while runs are killed and resumed:
+/// directories appear, fill, move and vanish under `/churn`. Errors are
+/// expected (a run may hold the write lock) and ignored.
+fn churn(ws: &Workspace) -> ! {
+    let mkdir = MkdirOptions {
+        recursive: true,
+        mode: None,
+    };
+    let rm = RmOptions {
+        recursive: true,
+        force: true,
+    };
+    let mut n = 0u64;
+    loop {
+        n += 1;
+        let dir = format!("/churn/d{}", n % 4);
+        let _ = ws.mkdir(&format!("{dir}/a/b"), &mkdir);
+        let _ = ws.write(&format!("{dir}/a/b/f{n}"), b"churn", &WriteOptions::default());
+        let _ = ws.rename(&dir, &format!("/churn/moved{}", n % 2));
+        if n % 3 == 0 {
+            let _ = ws.rm(&format!("/churn/moved{}", n % 2), rm);
+        }
+    }
+}
+
 fn code(r: &RunResult) -> u8 {
     r.exit_code.clamp(0, 255) as u8
 }
@@ -108,6 +135,9 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::from(3);
     };
     let ws = Arc::new(Workspace::open(path).expect("open workspace"));
+    if args.get(1).map(String::as_str) == Some("churn") {
+        churn(&ws);
+    }
     let rt = Runtime::with_builtin_guests(RuntimeConfig::default()).expect("runtime");
     // Commands for shell scripts (`exec-shell`); a replay needs them too.
     register_from_env(&rt, "COMPUTER_TEST_COMMAND_WASM", "test_command");

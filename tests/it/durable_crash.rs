@@ -12,6 +12,10 @@
 //!   call at most once; an unsafe call it saw is never reported lost;
 //! - the run completed.
 //!
+//! A second set of trials does the same while another process keeps creating,
+//! renaming and removing directories (`durable-child … churn`), which the run
+//! also lists.
+//!
 //! `DURABLE_CRASH_TRIALS` sets the number of trials (default 30; the
 //! nightly-sized run uses 200). `DURABLE_CRASH_SEED` replays one sequence.
 
@@ -51,6 +55,46 @@ for (let i = 0; i < {STEPS}; i++) {{
 console.log("done");
 "#
     )
+}
+
+/// The agent code, also listing `/churn`, which another process keeps
+/// changing: the listing is journalled like any read, and must not disturb
+/// the run's own effects.
+fn churn_script() -> String {
+    script()
+        .replace(
+            "import { appendFileSync }",
+            "import { appendFileSync, readdirSync }",
+        )
+        .replace(
+            "  work();\n",
+            "  work();\n  try { readdirSync(\"/churn\", { recursive: true }); } catch (e) {}\n",
+        )
+}
+
+/// A `durable-child … churn` process, killed when dropped.
+struct Churn(Child);
+
+impl Churn {
+    fn start(db: &Path) -> Churn {
+        // Created first, so the two processes don't race to set it up.
+        drop(Workspace::open(db).unwrap());
+        let child = Command::new(env!("CARGO_BIN_EXE_durable-child"))
+            .arg(db)
+            .arg("churn")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn durable-child churn");
+        Churn(child)
+    }
+}
+
+impl Drop for Churn {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// Requests the server received: (idempotency key, body), in order.
@@ -212,15 +256,22 @@ impl Trial<'_> {
     }
 }
 
-fn trial(n: u64, seed: u64, addr: &str, seen: &Seen, script_path: &Path) -> Result<(), String> {
+fn trial(
+    n: u64,
+    seed: u64,
+    addr: &str,
+    seen: &Seen,
+    (script_path, churn): (&Path, bool),
+) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();
     let mut t = Trial {
         dir: dir.path().to_path_buf(),
         addr,
-        run_id: format!("trial-{n}"),
+        run_id: format!("{}-{n}", if churn { "churn" } else { "trial" }),
         rng: Lcg(seed),
         log: Vec::new(),
     };
+    let _churn = churn.then(|| Churn::start(&t.dir.join("ws.db")));
     let script = script_path.to_str().unwrap().to_owned();
     let run_id = t.run_id.clone();
     t.drive("exec", &script);
@@ -339,13 +390,23 @@ fn runs_survive_random_kills_with_exactly_one_execution_of_effects() {
     let mut failures = Vec::new();
     for n in 0..trials {
         let seed = base_seed.wrapping_add(n.wrapping_mul(0x9e37_79b9));
-        if let Err(e) = trial(n, seed, &addr, &seen, &script_path) {
+        if let Err(e) = trial(n, seed, &addr, &seen, (&script_path, false)) {
             failures.push(format!("trial {n} (DURABLE_CRASH_SEED={base_seed}): {e}"));
+        }
+    }
+    let churn_path = scripts.path().join("agent-churn.js");
+    std::fs::write(&churn_path, churn_script()).unwrap();
+    for n in 0..(trials / 3).max(1) {
+        let seed = base_seed.wrapping_add(0xc4u64 << 32).wrapping_add(n);
+        if let Err(e) = trial(n, seed, &addr, &seen, (&churn_path, true)) {
+            failures.push(format!(
+                "trial {n} with a concurrent writer (DURABLE_CRASH_SEED={base_seed}): {e}"
+            ));
         }
     }
     assert!(
         failures.is_empty(),
-        "{} of {trials} trials failed:\n{}",
+        "{} of {trials} trials (and the concurrent-writer ones) failed:\n{}",
         failures.len(),
         failures.join("\n\n")
     );

@@ -12,6 +12,7 @@ mod cli_durable;
 mod cli_edit;
 mod cli_exec;
 mod cli_files;
+mod cli_hardening;
 mod cli_mcp;
 mod cli_modules;
 mod cli_node;

@@ -10,10 +10,6 @@ use crate::computer::workspace::fs::{self, ErrorCode, FsError, NodeKind, NodeSta
 use crate::natives::{self, bytes_of, set_fn};
 use crate::state::Shared;
 
-/// The first read asks for the whole file; only a file larger than the host's per-call
-/// cap (`efbig`) is read again in ranges of this size.
-const READ_CHUNK: u64 = 1 << 20;
-
 pub fn code_name(code: ErrorCode) -> &'static str {
     match code {
         ErrorCode::Enoent => "ENOENT",
@@ -55,21 +51,11 @@ fn check<T>(ctx: &Ctx<'_>, result: std::result::Result<T, FsError>) -> Result<T>
     result.map_err(|e| throw(ctx, e))
 }
 
-/// Read a whole file, in ranges if the host refuses to return it in one call.
+/// Read a whole file. The host refuses (`EFBIG`) a file larger than this run's memory
+/// could still hold, so the script gets an error it can catch rather than a run that
+/// dies of its memory limit halfway through reading.
 pub fn read_all(path: &str) -> std::result::Result<Vec<u8>, FsError> {
-    match fs::read(path, None, None) {
-        Err(e) if e.code == ErrorCode::Efbig => {}
-        other => return other,
-    }
-    let mut data = Vec::new();
-    loop {
-        let chunk = fs::read(path, Some(data.len() as u64), Some(READ_CHUNK))?;
-        let short = (chunk.len() as u64) < READ_CHUNK;
-        data.extend_from_slice(&chunk);
-        if short {
-            return Ok(data);
-        }
-    }
+    fs::read(path, None, None)
 }
 
 pub fn kind_name(kind: NodeKind) -> &'static str {

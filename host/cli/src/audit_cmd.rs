@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::args::PageArgs;
 use crate::error::{CliError, CliResult};
-use crate::output::{Out, time_string};
+use crate::output::{Out, shown, time_string};
 
 /// `--since`: an RFC 3339 time, or an age such as `10m` meaning that long ago.
 fn parse_since(s: &str) -> CliResult<i64> {
@@ -44,12 +44,12 @@ pub fn audit(
                 println!(
                     "{}  {:<6} {:>8.3} ms  {}  {}",
                     time_string(c.started_ns.max(0) as u64),
-                    c.name,
+                    shown(&c.name),
                     c.duration_ns as f64 / 1e6,
-                    c.parameters,
+                    shown(&c.parameters),
                     c.error
                         .as_deref()
-                        .map_or(String::new(), |e| format!("error: {e}"))
+                        .map_or(String::new(), |e| format!("error: {}", shown(e)))
                 );
             }
         });
@@ -67,13 +67,13 @@ pub fn audit(
             println!(
                 "{}  {:<18} {:<12} {:<8} {}{}",
                 time_string(r.time_ns.max(0) as u64),
-                r.actor,
+                shown(&r.actor),
                 r.operation,
                 r.outcome,
-                r.target,
+                shown(&r.target),
                 r.error
                     .as_deref()
-                    .map_or(String::new(), |e| format!("  ({e})"))
+                    .map_or(String::new(), |e| format!("  ({})", shown(e)))
             );
         }
     });

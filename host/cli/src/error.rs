@@ -3,6 +3,8 @@
 
 use computer_store::{Errno, FsError};
 
+use crate::output::shown;
+
 /// A failure with a POSIX-style code.
 #[derive(Debug)]
 pub struct CliError {
@@ -19,6 +21,12 @@ impl CliError {
         self.code == EPIPE
     }
 
+    /// The process's exit status for this failure: 124 when a wait ran out
+    /// (as `timeout(1)` and a timed-out run report), else 1.
+    pub fn exit_code(&self) -> u8 {
+        if self.code == "ETIMEDOUT" { 124 } else { 1 }
+    }
+
     pub fn invalid(message: impl Into<String>) -> Self {
         CliError {
             code: Errno::EINVAL.as_str().to_owned(),
@@ -31,7 +39,7 @@ impl CliError {
             let doc = serde_json::json!({"error": {"code": self.code, "message": self.message}});
             println!("{doc}");
         } else {
-            eprintln!("computer: {}: {}", self.code, self.message);
+            eprintln!("computer: {}: {}", self.code, shown(&self.message));
         }
     }
 }

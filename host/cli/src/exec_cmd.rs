@@ -1,7 +1,7 @@
 //! `computer exec` and `computer runs`.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,6 +14,7 @@ use serde_json::json;
 
 use crate::args::{ExecArgs, PageArgs, RunsCommand};
 use crate::error::{CliError, CliResult};
+use crate::input::HostInput;
 use crate::output::{Out, time_string};
 
 impl From<ExecError> for CliError {
@@ -33,22 +34,12 @@ impl From<ExecError> for CliError {
     }
 }
 
-fn read_host(path: &PathBuf) -> CliResult<Vec<u8>> {
-    if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().lock().read_to_end(&mut buf)?;
-        return Ok(buf);
-    }
-    std::fs::read(path).map_err(|e| CliError {
-        code: "ENOENT".into(),
-        message: format!("cannot read {}: {e}", path.display()),
-    })
-}
-
-fn source_of(args: &ExecArgs) -> CliResult<String> {
-    let bytes = match (&args.file, args.source.as_deref()) {
-        (Some(file), _) => read_host(file)?,
-        (None, Some("-")) => read_host(&PathBuf::from("-"))?,
+/// The run's source: inline, or read from `--file` or stdin within the
+/// source limit.
+fn source_of(args: &ExecArgs, limits: &Limits) -> CliResult<String> {
+    let path = match (&args.file, args.source.as_deref()) {
+        (Some(file), _) => file.clone(),
+        (None, Some("-")) => PathBuf::from("-"),
         (None, Some(text)) => return Ok(text.to_owned()),
         (None, None) => {
             return Err(CliError::invalid(
@@ -56,15 +47,41 @@ fn source_of(args: &ExecArgs) -> CliResult<String> {
             ));
         }
     };
+    let bytes = HostInput {
+        what: "the source",
+        path: &path,
+        limit: limits.source_bytes,
+        hint: "run a program stored in the workspace instead (computer fs write, then exec 'bash /prog.sh')",
+        within: Some(limits.timeout),
+    }
+    .read()?;
     String::from_utf8(bytes).map_err(|_| CliError::invalid("the source is not UTF-8 text"))
 }
+
+/// What `--stdin` feeds the run, within the input limit.
+fn stdin_of(args: &ExecArgs, limits: &Limits) -> CliResult<Vec<u8>> {
+    let Some(path) = &args.stdin else {
+        return Ok(Vec::new());
+    };
+    HostInput {
+        what: "stdin",
+        path,
+        limit: limits.input_bytes,
+        hint: "write large input to the workspace (computer fs write /input < FILE) and redirect from it ('cmd < /input')",
+        within: Some(limits.timeout),
+    }
+    .read()
+}
+
+/// The longest `--timeout`: a year, in seconds.
+const MAX_TIMEOUT_SECS: f64 = 86_400.0 * 365.0;
 
 /// The backend's default limits with the ones `args` sets.
 fn limits_of(args: &ExecArgs, mut limits: Limits) -> CliResult<Limits> {
     if let Some(secs) = args.timeout {
-        if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0 * 365.0) {
+        if !(secs.is_finite() && secs > 0.0 && secs <= MAX_TIMEOUT_SECS) {
             return Err(CliError::invalid(format!(
-                "invalid --timeout {secs}: give seconds above 0"
+                "invalid --timeout {secs}: give seconds above 0 and at most {MAX_TIMEOUT_SECS} (a year)"
             )));
         }
         limits.timeout = Duration::from_secs_f64(secs);
@@ -82,7 +99,6 @@ fn limits_of(args: &ExecArgs, mut limits: Limits) -> CliResult<Limits> {
 
 /// Runs the code; returns the process exit code (the guest's).
 pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
-    let source = source_of(&args)?;
     if args.source.as_deref() == Some("-")
         && args.stdin.as_deref().is_some_and(|p| p.as_os_str() == "-")
     {
@@ -90,10 +106,6 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
             "stdin cannot carry both the source and --stdin -",
         ));
     }
-    let stdin = match &args.stdin {
-        Some(p) => read_host(p)?,
-        None => Vec::new(),
-    };
     let mut env = BTreeMap::new();
     for kv in &args.env {
         let (k, v) = kv.split_once('=').ok_or_else(|| {
@@ -113,6 +125,8 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         Ok(defaults) => limits_of(&args, defaults)?,
         Err(e) => return Err(container_error.map_or_else(|| e.into(), CliError::from)),
     };
+    let source = source_of(&args, &limits)?;
+    let stdin = stdin_of(&args, &limits)?;
     let options = ExecOptions {
         backend: args.backend.clone(),
         cwd: args.cwd.clone(),

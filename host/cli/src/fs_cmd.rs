@@ -11,7 +11,7 @@ use serde_json::json;
 
 use crate::args::{FsCommand, PageArgs};
 use crate::error::{CliError, CliResult};
-use crate::output::{Out, mode_string, parse_mode, stat_json, time_string};
+use crate::output::{Out, mode_string, parse_mode, shown, stat_json, time_string};
 
 /// Runs one `fs` subcommand; returns the process exit code.
 pub fn run(ws: &Workspace, cmd: FsCommand, out: Out) -> CliResult<u8> {
@@ -94,7 +94,7 @@ fn run_simple(ws: &Workspace, cmd: FsCommand, out: Out) -> CliResult {
         FsCommand::Readlink { path } => {
             let target = ws.readlink(&path)?;
             out.emit(json!({"path": path, "target": target}), || {
-                println!("{target}")
+                println!("{}", shown(&target))
             });
             Ok(())
         }
@@ -134,11 +134,31 @@ fn write(
     Ok(())
 }
 
+/// Bytes of stdin `fs append` reads per append: an endless stdin
+/// (`yes | computer fs append /f`) grows the file until the store's file-size
+/// cap refuses it, in flat memory.
+const APPEND_PIECE: usize = 4 << 20;
+
 fn append(ws: &Workspace, path: &str, out: Out) -> CliResult {
-    let mut data = Vec::new();
-    std::io::stdin().lock().read_to_end(&mut data)?;
-    ws.append(path, &data)?;
-    out.emit(json!({"path": path, "bytes_appended": data.len()}), || {});
+    let mut stdin = std::io::stdin().lock();
+    let mut total = 0usize;
+    let mut piece = Vec::with_capacity(APPEND_PIECE);
+    loop {
+        piece.clear();
+        (&mut stdin)
+            .take(APPEND_PIECE as u64)
+            .read_to_end(&mut piece)?;
+        // The first append also creates an empty file for an empty stdin.
+        if piece.is_empty() && total > 0 {
+            break;
+        }
+        ws.append(path, &piece)?;
+        total += piece.len();
+        if piece.len() < APPEND_PIECE {
+            break;
+        }
+    }
+    out.emit(json!({"path": path, "bytes_appended": total}), || {});
     Ok(())
 }
 
@@ -189,7 +209,7 @@ fn find(ws: &Workspace, dir: &str, pattern: &str, page: PageArgs, out: Out) -> C
             } else {
                 ""
             };
-            println!("{}{slash}", e.path);
+            println!("{}{slash}", shown(&e.path));
         }
         if let Some(n) = found.next_offset {
             eprintln!("(more results: --offset {n})");
@@ -205,7 +225,7 @@ fn readonly(ws: &Workspace, path: Option<&str>, off: bool, out: Out) -> CliResul
     let list = ws.readonly_paths()?;
     out.emit(json!({"readonly": list}), || {
         for p in &list {
-            println!("{p}");
+            println!("{}", shown(p));
         }
     });
     Ok(())
@@ -235,6 +255,10 @@ fn read(ws: &Workspace, path: &str, offset: u64, length: Option<u64>, out: Out) 
     Ok(())
 }
 
+/// Entries read from the store per page while listing: a directory of
+/// 100,000 entries is listed in flat memory.
+const LS_PAGE: u64 = 2048;
+
 fn ls(ws: &Workspace, path: &str, long: bool, page: PageArgs, out: Out) -> CliResult {
     // `ls FILE` lists the file itself, as ls(1) does; a symlink to a
     // directory lists the directory.
@@ -242,46 +266,108 @@ fn ls(ws: &Workspace, path: &str, long: bool, page: PageArgs, out: Out) -> CliRe
         .stat(path)
         .map(|st| st.kind == NodeKind::Directory)
         .unwrap_or(false);
-    let entries: Vec<(String, computer_store::Stat)> = if listing_dir {
-        let base = path.trim_end_matches('/');
-        ws.readdir(path, page_of(page))?
-            .into_iter()
-            .map(|e| (format!("{base}/{}", e.name), e))
-            .collect()
-    } else {
-        vec![(path.to_owned(), ws.lstat(path)?)]
-    };
-    let mut docs = Vec::with_capacity(entries.len());
-    let mut lines = Vec::with_capacity(entries.len());
-    for (full, e) in &entries {
-        let mut doc = stat_json(e, None);
-        let mut line = if listing_dir {
-            e.name.clone()
-        } else {
-            full.clone()
-        };
-        if e.kind == NodeKind::Symlink {
-            let target = ws.readlink(full)?;
-            line = format!("{line} -> {target}");
-            doc["target"] = json!(target);
-        }
-        if long {
-            line = format!(
-                "{} {:>10} {} {line}",
-                mode_string(e.kind, e.mode),
-                e.size,
-                time_string(e.mtime_ns)
-            );
-        }
-        docs.push(doc);
-        lines.push(line);
+    if !listing_dir {
+        let st = ws.lstat(path)?;
+        let mut listing = Listing::start(path, long, out)?;
+        listing.entry(ws, path, path, &st)?;
+        return listing.finish();
     }
-    out.emit(json!({"path": path, "entries": docs}), || {
-        for l in &lines {
-            println!("{l}");
+    let base = path.trim_end_matches('/');
+    let mut offset = page.offset;
+    let mut left = page.limit;
+    let page_size = |left: Option<u64>| left.map_or(LS_PAGE, |l| l.min(LS_PAGE));
+    // The first page before any output, so a failure is a clean error.
+    let mut entries = ws.readdir(path, Page::new(offset, Some(page_size(left))))?;
+    let mut listing = Listing::start(path, long, out)?;
+    loop {
+        let want = page_size(left);
+        if want == 0 {
+            break;
         }
-    });
-    Ok(())
+        if offset != page.offset {
+            entries = ws.readdir(path, Page::new(offset, Some(want)))?;
+        }
+        for e in &entries {
+            listing.entry(ws, &format!("{base}/{}", e.name), &e.name, e)?;
+        }
+        let got = entries.len() as u64;
+        offset += got;
+        left = left.map(|l| l - got);
+        if got < want {
+            break;
+        }
+    }
+    listing.finish()
+}
+
+/// `fs ls` output, written entry by entry: lines, or one JSON document whose
+/// `entries` array is streamed.
+struct Listing {
+    out: std::io::BufWriter<std::io::Stdout>,
+    json: bool,
+    long: bool,
+    first: bool,
+}
+
+impl Listing {
+    fn start(path: &str, long: bool, out: Out) -> CliResult<Self> {
+        let mut listing = Listing {
+            out: std::io::BufWriter::new(std::io::stdout()),
+            json: out.json,
+            long,
+            first: true,
+        };
+        if listing.json {
+            write!(listing.out, "{{\"path\":{},\"entries\":[", json!(path))?;
+        }
+        Ok(listing)
+    }
+
+    /// One entry; `full` is its path, `name` what a line shows.
+    fn entry(
+        &mut self,
+        ws: &Workspace,
+        full: &str,
+        name: &str,
+        e: &computer_store::Stat,
+    ) -> CliResult {
+        let target = match e.kind {
+            NodeKind::Symlink => Some(ws.readlink(full)?),
+            _ => None,
+        };
+        if self.json {
+            let mut doc = stat_json(e, None);
+            if let Some(t) = &target {
+                doc["target"] = json!(t);
+            }
+            let comma = if self.first { "" } else { "," };
+            write!(self.out, "{comma}{doc}")?;
+        } else {
+            let mut line = shown(name).into_owned();
+            if let Some(t) = &target {
+                line = format!("{line} -> {}", shown(t));
+            }
+            if self.long {
+                line = format!(
+                    "{} {:>10} {} {line}",
+                    mode_string(e.kind, e.mode),
+                    e.size,
+                    time_string(e.mtime_ns)
+                );
+            }
+            writeln!(self.out, "{line}")?;
+        }
+        self.first = false;
+        Ok(())
+    }
+
+    fn finish(mut self) -> CliResult {
+        if self.json {
+            writeln!(self.out, "]}}")?;
+        }
+        self.out.flush()?;
+        Ok(())
+    }
 }
 
 /// `mv a dir` and `cp a dir` put `a` inside `dir`, as mv(1) and cp(1) do.
@@ -350,11 +436,17 @@ fn grep(ws: &Workspace, pattern: &str, path: &str, opts: &GrepOptions, out: Out)
         for m in &found.matches {
             let first = m.line_number as usize - m.before.len();
             for (i, l) in m.before.iter().enumerate() {
-                println!("{}-{}-{l}", m.path, first + i);
+                println!("{}-{}-{}", shown(&m.path), first + i, line_shown(l));
             }
-            println!("{}:{}:{}", m.path, m.line_number, m.line);
+            println!(
+                "{}:{}:{}",
+                shown(&m.path),
+                m.line_number,
+                line_shown(&m.line)
+            );
             for (i, l) in m.after.iter().enumerate() {
-                println!("{}-{}-{l}", m.path, m.line_number as usize + 1 + i);
+                let n = m.line_number as usize + 1 + i;
+                println!("{}-{n}-{}", shown(&m.path), line_shown(l));
             }
             if context > 0 {
                 println!("--");
@@ -397,8 +489,18 @@ fn rm(ws: &Workspace, paths: &[String], opts: RmOptions, out: Out) -> CliResult<
         }
     } else {
         for e in &errors {
-            eprintln!("computer: {}: {}", e.code, e.message);
+            eprintln!("computer: {}: {}", e.code, shown(&e.message));
         }
     }
     Ok(if errors.is_empty() { 0 } else { 1 })
+}
+
+/// A matched line for people: tabs kept (code is indented with them), every
+/// other control character escaped, so file contents cannot rewrite the
+/// terminal's earlier lines.
+fn line_shown(line: &str) -> String {
+    line.split('\t')
+        .map(|part| shown(part).into_owned())
+        .collect::<Vec<_>>()
+        .join("\t")
 }

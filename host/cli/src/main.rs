@@ -9,6 +9,7 @@ mod durable_cmd;
 mod error;
 mod exec_cmd;
 mod fs_cmd;
+mod input;
 mod mcp_cmd;
 mod modules_cmd;
 mod net_cmd;
@@ -44,7 +45,7 @@ fn main() -> ExitCode {
         Err(e) if e.is_broken_pipe() => ExitCode::from(141),
         Err(e) => {
             e.print(out.json);
-            ExitCode::from(1)
+            ExitCode::from(e.exit_code())
         }
     }
 }

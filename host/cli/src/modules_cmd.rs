@@ -75,10 +75,14 @@ fn add(
 ) -> CliResult {
     computer_store::validate_module_name(name)?;
     let config = parse_config(config)?;
-    let bytes = std::fs::read(path).map_err(|e| CliError {
-        code: "ENOENT".into(),
-        message: format!("cannot read {}: {e}", path.display()),
-    })?;
+    let bytes = crate::input::HostInput {
+        what: "the component",
+        path,
+        limit: crate::input::COMPONENT_MAX_BYTES,
+        hint: "a component is a .wasm file built for wasm32-wasip2",
+        within: None,
+    }
+    .read()?;
     // Load it now, so a broken component is refused here rather than
     // breaking every later `exec`.
     let runtime = Runtime::new(RuntimeConfig::default())?;

@@ -72,8 +72,18 @@ function pathArg(p, name = 'path') {
   throw invalidArgType(name, 'of type string or an instance of Buffer or URL', p);
 }
 
+// A lone surrogate cannot cross into the host as UTF-8: Node writes it as U+FFFD (its
+// UTF-8 conversion does), so such a path is simply a name that does not exist.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function wellFormed(p) {
+  if (typeof p.isWellFormed === 'function') return p.isWellFormed() ? p : p.toWellFormed();
+  return p.replace(LONE_SURROGATE, '\ufffd');
+}
+
 function abs(p) {
-  return p.startsWith('/') ? p : pathModule.resolve(p);
+  const q = wellFormed(p);
+  return q.startsWith('/') ? q : pathModule.resolve(q);
 }
 
 // Call native.fs[op] on absolute paths, reporting errors with the caller's paths.

@@ -228,6 +228,7 @@ impl GuestBackend {
             limits,
             run_id: run_id.clone(),
             cancel: cancel.clone(),
+            flooded: Arc::new(AtomicBool::new(false)),
             durable,
         };
         let actor = format!("run:{run_id}/{}", self.name);
@@ -412,6 +413,7 @@ fn validate(
     limits: &Limits,
 ) -> Result<(), ExecError> {
     check_size("source", source.len(), limits.source_bytes)?;
+    check_size("stdin", options.stdin.len(), limits.input_bytes)?;
     if let Some(input) = &options.input {
         check_size("input", input.len(), limits.input_bytes)?;
         serde_json::from_str::<Value>(input).map_err(|e| ExecError::InvalidInput(e.to_string()))?;

@@ -62,6 +62,7 @@ struct Child {
     memory: usize,
     deadline: Instant,
     cancel: Arc<AtomicBool>,
+    flooded: Arc<AtomicBool>,
     actor: String,
     link: Arc<Link>,
 }
@@ -105,6 +106,7 @@ impl Invocation {
             memory: left,
             deadline: caller.deadline,
             cancel: caller.cancel.clone(),
+            flooded: caller.flooded.clone(),
             actor: computer_store::current_actor(),
             link: link.clone(),
         };
@@ -190,6 +192,7 @@ impl Child {
             modules: inner.modules.clone(),
             limiter: MemoryLimiter::new(self.memory),
             cancel: self.cancel.clone(),
+            flooded: self.flooded.clone(),
             deadline: self.deadline,
             stop: None,
             // `/tmp` is the workspace's, as it is for the shell that called.

@@ -55,6 +55,18 @@ fn stat(s: store::Stat) -> NodeStat {
     }
 }
 
+fn too_large_to_read(path: &str, memory_limit: usize) -> FsError {
+    FsError {
+        code: fs::ErrorCode::Efbig,
+        path: path.to_owned(),
+        message: format!(
+            "file too large to read whole: {path}: it needs more than the run's memory \
+             limit ({} MiB) leaves; read it in ranges (offset and length) or raise the limit",
+            memory_limit >> 20
+        ),
+    }
+}
+
 fn page(offset: u32, limit: Option<u32>) -> store::Page {
     store::Page::new(offset as u64, limit.map(u64::from))
 }
@@ -66,9 +78,23 @@ impl fs::Host for RunState {
         offset: Option<u64>,
         length: Option<u64>,
     ) -> FsResult<Vec<u8>> {
-        self.fs_read_bytes("read", &(&path, offset, length), |ws| {
-            Ok(ws.read_range_pieces(&path, offset.unwrap_or(0), length)?)
-        })
+        // Never more than the guest could still take in: a read of a 1.5 GiB
+        // file under a 256 MiB limit fails with EFBIG before the host holds it.
+        let room = self
+            .limiter
+            .max_memory
+            .saturating_sub(self.limiter.used)
+            .max(1) as u64;
+        let bounded = Some(length.unwrap_or(u64::MAX).min(room + 1));
+        let read = self.fs_read_bytes("read", &(&path, offset, length), |ws| {
+            Ok(ws.read_range_pieces(&path, offset.unwrap_or(0), bounded)?)
+        })?;
+        Ok(read.and_then(|data| {
+            if data.len() as u64 > room {
+                return Err(too_large_to_read(&path, self.limiter.max_memory));
+            }
+            Ok(data)
+        }))
     }
 
     fn write(&mut self, path: String, data: Vec<u8>, options: WriteOptions) -> FsResult<()> {

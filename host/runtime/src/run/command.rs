@@ -102,9 +102,12 @@ impl Runtime {
         )?;
         let started = Instant::now();
         let (events, _rx) = mpsc::channel();
-        let stdout = Sink::new(Channel::Stdout, options.limits.stdout_bytes, events.clone());
-        let stderr = Sink::new(Channel::Stderr, options.limits.stderr_bytes, events);
-        let mut store = command_store(self, workspace, &options, &stdout, &stderr);
+        let flooded = Arc::new(AtomicBool::new(false));
+        let stdout = Sink::new(Channel::Stdout, options.limits.stdout_bytes, events.clone())
+            .stop_on_flood(flooded.clone());
+        let stderr = Sink::new(Channel::Stderr, options.limits.stderr_bytes, events)
+            .stop_on_flood(flooded.clone());
+        let mut store = command_store(self, workspace, &options, (&stdout, &stderr), flooded);
         let result = Command::instantiate(&mut store, &component, &inner.linker)
             .and_then(|cmd| cmd.wasi_cli_run().call_run(&mut store));
         store.data_mut().wasi_fs.remove_stale_locks();
@@ -147,6 +150,7 @@ fn ended_by(e: &wasmtime::Error, state: &RunState, limits: &Limits) -> (i32, Opt
             EXIT_TIMEOUT,
             Some(format!("timed out after {:?}", limits.timeout)),
         ),
+        Some(Stop::Flooded) => (1, Some(crate::run::state::flood_message(limits))),
         _ if state.limiter.hit => (
             1,
             Some(format!(
@@ -165,8 +169,8 @@ fn command_store(
     rt: &Runtime,
     workspace: Arc<Workspace>,
     options: &CommandOptions,
-    stdout: &Sink,
-    stderr: &Sink,
+    (stdout, stderr): (&Sink, &Sink),
+    flooded: Arc<AtomicBool>,
 ) -> Store<RunState> {
     let cwd = if options.cwd.is_empty() {
         "/"
@@ -198,6 +202,7 @@ fn command_store(
         modules: rt.inner.modules.clone(),
         limiter: MemoryLimiter::new(limits.memory_bytes),
         cancel: Arc::new(AtomicBool::new(false)),
+        flooded,
         deadline,
         stop: None,
         journal: None,

@@ -58,6 +58,8 @@ pub(crate) struct Job {
     pub limits: Limits,
     pub run_id: String,
     pub cancel: Arc<AtomicBool>,
+    /// Set by the output sinks when the guest floods them (see `Sink::stop_on_flood`).
+    pub flooded: Arc<AtomicBool>,
     /// The random seed of a durable (journalled) run.
     pub durable: Option<[u8; 32]>,
 }
@@ -91,8 +93,10 @@ impl Outcome {
 impl Job {
     pub(crate) fn run(self, events: mpsc::Sender<Event>) -> RunResult {
         let started = Instant::now();
-        let mut stdout = Sink::new(Channel::Stdout, self.limits.stdout_bytes, events.clone());
-        let mut stderr = Sink::new(Channel::Stderr, self.limits.stderr_bytes, events.clone());
+        let mut stdout = Sink::new(Channel::Stdout, self.limits.stdout_bytes, events.clone())
+            .stop_on_flood(self.flooded.clone());
+        let mut stderr = Sink::new(Channel::Stderr, self.limits.stderr_bytes, events.clone())
+            .stop_on_flood(self.flooded.clone());
         let journal = match self
             .durable
             .map(|_| Journal::load(self.workspace.clone(), &self.run_id))
@@ -239,6 +243,7 @@ impl Job {
             modules: self.inner.modules.clone(),
             limiter: MemoryLimiter::new(self.limits.memory_bytes),
             cancel: self.cancel.clone(),
+            flooded: self.flooded.clone(),
             deadline,
             stop: None,
             wasi_fs: WasiFs::new(
@@ -346,6 +351,7 @@ impl Job {
                 EXIT_TIMEOUT,
                 Some(format!("timed out after {:?}", self.limits.timeout)),
             ),
+            Some(Stop::Flooded) => Outcome::failed(crate::run::state::flood_message(&self.limits)),
             Some(Stop::Cancelled) => Outcome::ended(
                 RunStatus::Cancelled,
                 EXIT_CANCELLED,

@@ -13,7 +13,8 @@ pub struct Limits {
     /// Output kept and streamed per stream; the rest is dropped with a marker.
     pub stdout_bytes: usize,
     pub stderr_bytes: usize,
-    /// Size caps on what goes in and comes out.
+    /// Size caps on what goes in and comes out: `input_bytes` bounds both
+    /// the JSON `input` and `stdin`.
     pub source_bytes: usize,
     pub input_bytes: usize,
     pub value_bytes: usize,

@@ -3,6 +3,7 @@
 //! rest is counted and dropped, and a marker says how much.
 
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -39,6 +40,9 @@ pub struct Sink {
     /// A durable run's output goes through its journal, which emits it
     /// once committed.
     journal: Option<SharedJournal>,
+    /// Set once the stream has dropped as much again as its cap: the run
+    /// watching it is stopped (see [`stop_on_flood`](Self::stop_on_flood)).
+    flooded: Option<Arc<AtomicBool>>,
 }
 
 impl Sink {
@@ -52,7 +56,22 @@ impl Sink {
             })),
             events,
             journal: None,
+            flooded: None,
         }
+    }
+
+    /// Sets `flag` once the guest has written twice the cap (at least 1 MiB
+    /// past it). A guest printing in an endless loop would otherwise burn
+    /// its CPU until the timeout for output nobody keeps.
+    pub(crate) fn stop_on_flood(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.flooded = Some(flag);
+        self
+    }
+
+    /// Bytes past the cap after which [`stop_on_flood`](Self::stop_on_flood)'s
+    /// flag is set.
+    pub(crate) fn flood_slack(&self) -> u64 {
+        (self.cap as u64).max(1 << 20)
     }
 
     /// Routes writes through `journal` (a durable run).
@@ -89,6 +108,11 @@ impl Sink {
             });
         }
         st.dropped += (bytes.len() - take) as u64;
+        if let Some(flag) = &self.flooded
+            && st.dropped > self.flood_slack()
+        {
+            flag.store(true, Ordering::SeqCst);
+        }
     }
 
     /// Keeps and streams `bytes` even past the cap (for the host's own

@@ -31,6 +31,8 @@ pub(crate) enum Stop {
     Journal,
     /// Another process took the run over (this one's lease ran out).
     LeaseLost,
+    /// The guest kept writing output far past its cap.
+    Flooded,
 }
 
 /// What a store needs to start commands (`computer:workspace/commands`).
@@ -70,6 +72,8 @@ pub(crate) struct RunState {
     pub modules: Arc<ModuleRegistry>,
     pub limiter: MemoryLimiter,
     pub cancel: Arc<AtomicBool>,
+    /// Set by the run's output sinks when the guest floods them.
+    pub flooded: Arc<AtomicBool>,
     pub deadline: Instant,
     pub stop: Option<Stop>,
     /// A durable run's journal; `None` for an ephemeral run.
@@ -123,7 +127,7 @@ pub(crate) fn finish_wasi(
 }
 
 /// A store whose epoch callback ends the guest on a lost lease (`lost`), a
-/// journal failure, a kill or the deadline.
+/// journal failure, a kill, an output flood or the deadline.
 pub(crate) fn watched_store(
     inner: &Inner,
     state: RunState,
@@ -151,6 +155,10 @@ pub(crate) fn watched_store(
             state.stop = Some(Stop::Cancelled);
             return Err(wasmtime::Error::msg("run cancelled"));
         }
+        if state.flooded.load(Ordering::SeqCst) {
+            state.stop = Some(Stop::Flooded);
+            return Err(wasmtime::Error::msg("output flood"));
+        }
         if Instant::now() >= state.deadline {
             state.stop = Some(Stop::TimedOut);
             return Err(wasmtime::Error::msg("run timed out"));
@@ -158,4 +166,14 @@ pub(crate) fn watched_store(
         Ok(UpdateDeadline::Continue(1))
     });
     store
+}
+
+/// Why a run that flooded its output was stopped, naming the caps.
+pub(crate) fn flood_message(limits: &crate::run::limits::Limits) -> String {
+    format!(
+        "output limit exceeded: the run kept writing past its output cap (stdout {} bytes, \
+         stderr {} bytes) and was stopped; write large output to a file, or raise \
+         stdout_bytes/stderr_bytes",
+        limits.stdout_bytes, limits.stderr_bytes
+    )
 }
