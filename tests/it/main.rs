@@ -15,6 +15,7 @@ mod cli_files;
 mod cli_hardening;
 mod cli_mcp;
 mod cli_modules;
+mod cli_newcomer;
 mod cli_node;
 mod cli_output;
 mod cli_python;

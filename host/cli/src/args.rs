@@ -166,7 +166,7 @@ pub struct ExecArgs {
     #[arg(long)]
     pub id: Option<String>,
     /// Read the source from this host file
-    #[arg(long, value_name = "PATH", conflicts_with = "source")]
+    #[arg(long, value_name = "PATH", conflicts_with = "words")]
     pub file: Option<PathBuf>,
     /// What an interrupted run does: replay (journalled; survives approvals and crashes) or fail
     #[arg(long, value_name = "replay|fail", value_parser = parse_on_interrupt)]
@@ -177,8 +177,19 @@ pub struct ExecArgs {
     /// An argument for the program (repeatable)
     #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
     pub args: Vec<String>,
-    /// Source code, or - to read it from stdin
-    pub source: Option<String>,
+    /// `sh -c` habit: accepted and ignored (the source is a script already)
+    #[arg(short = 'c', hide = true)]
+    pub dash_c: bool,
+    /// Source code, or - to read it from stdin. Several words are joined with spaces, as ssh joins a remote command: `computer exec echo hi` runs `echo hi`
+    #[arg(value_name = "SOURCE", num_args = 0..)]
+    pub words: Vec<String>,
+}
+
+impl ExecArgs {
+    /// The source as given on the command line: its words joined with spaces.
+    pub fn source(&self) -> Option<String> {
+        (!self.words.is_empty()).then(|| self.words.join(" "))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -232,7 +243,8 @@ impl RunArgs {
             on_interrupt: self.on_interrupt,
             guests: Vec::new(),
             args: Vec::new(),
-            source: Some(shell_words::join(words)),
+            dash_c: false,
+            words: vec![shell_words::join(words)],
         }
     }
 }

@@ -37,7 +37,8 @@ impl From<ExecError> for CliError {
 /// The run's source: inline, or read from `--file` or stdin within the
 /// source limit.
 fn source_of(args: &ExecArgs, limits: &Limits) -> CliResult<String> {
-    let path = match (&args.file, args.source.as_deref()) {
+    let source = args.source();
+    let path = match (&args.file, source.as_deref()) {
         (Some(file), _) => file.clone(),
         (None, Some("-")) => PathBuf::from("-"),
         (None, Some(text)) => return Ok(text.to_owned()),
@@ -99,7 +100,7 @@ fn limits_of(args: &ExecArgs, mut limits: Limits) -> CliResult<Limits> {
 
 /// Runs the code; returns the process exit code (the guest's).
 pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
-    if args.source.as_deref() == Some("-")
+    if args.source().as_deref() == Some("-")
         && args.stdin.as_deref().is_some_and(|p| p.as_os_str() == "-")
     {
         return Err(CliError::invalid(
@@ -214,6 +215,7 @@ pub fn follow(ws: &Workspace, handle: RunHandle, out: Out, runtime: Option<&Runt
         }
         println!("{doc}");
     } else {
+        print_value(result.value.as_ref());
         if let Some(h) = &hint {
             eprintln!("computer: {h}");
         }
@@ -225,6 +227,16 @@ pub fn follow(ws: &Workspace, handle: RunHandle, out: Out, runtime: Option<&Runt
         }
     }
     process_exit_code(result.exit_code)
+}
+
+/// The run's value (a JS default export's result), after its output, as
+/// `node -p` prints one: a string as it is, anything else as JSON.
+fn print_value(value: Option<&serde_json::Value>) {
+    match value {
+        None | Some(serde_json::Value::Null) => {}
+        Some(serde_json::Value::String(s)) => println!("{s}"),
+        Some(other) => println!("{other}"),
+    }
 }
 
 pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: Out) -> CliResult {

@@ -16,7 +16,8 @@ fn a_run_with_an_id_is_listed_and_shown() {
         ],
         "",
     );
-    assert_eq!((code, out.as_str()), (0, "built\n"));
+    // The default export's value follows the output, as `node -p` prints it.
+    assert_eq!((code, out.as_str()), (0, "built\n7\n"));
 
     let list = ws.ok(&["runs"]);
     let line = list

@@ -1,0 +1,44 @@
+//! What a newcomer types in the first minutes (issue 19): shell habits on the
+//! command line, and JavaScript's result shown without `--json`.
+
+use computer_tests::{Ws, describe, text};
+
+fn stdout_of(ws: &Ws, args: &[&str]) -> String {
+    let out = ws.exec(args, "");
+    assert!(out.status.success(), "{}", describe(args, &out));
+    text(&out.stdout)
+}
+
+#[test]
+fn trailing_words_are_the_command_as_ssh_joins_them() {
+    let ws = Ws::new();
+    assert_eq!(stdout_of(&ws, &["--backend", "shell", "echo", "hi", "there"]), "hi there\n");
+    assert_eq!(
+        stdout_of(&ws, &["--backend", "shell", "--", "printf", "%s\\n", "-n"]),
+        "-n\n"
+    );
+    // Flags after the source are still flags.
+    let (code, doc) = ws.exec_json(&["--backend", "shell", "echo", "hi"], "");
+    assert_eq!((code, doc["stdout"].as_str()), (0, Some("hi\n")));
+}
+
+#[test]
+fn dash_c_is_accepted_as_sh_users_type_it() {
+    let ws = Ws::new();
+    assert_eq!(stdout_of(&ws, &["--backend", "shell", "-c", "echo hi"]), "hi\n");
+}
+
+#[test]
+fn a_default_export_is_printed_as_node_p_prints_it() {
+    let ws = Ws::new();
+    assert_eq!(stdout_of(&ws, &["export default () => 42"]), "42\n");
+    assert_eq!(
+        stdout_of(&ws, &["console.log('a'); export default () => 'text'"]),
+        "a\ntext\n"
+    );
+    assert_eq!(
+        stdout_of(&ws, &["export default () => ({ n: [1, 2] })"]),
+        "{\"n\":[1,2]}\n"
+    );
+    assert_eq!(stdout_of(&ws, &["export default () => undefined"]), "");
+}
