@@ -351,16 +351,20 @@ pub enum FsCommand {
     Readlink { path: String },
     /// Change permission bits: chmod MODE PATH
     Chmod { mode: String, path: String },
-    /// Glob under DIR: *, **, ?, [...], {a,b}
+    /// Glob under DIR (default /): *, **, ?, [...], {a,b}. `fs find '**/*.rs'` or `fs find /src '*.rs'`
     Find {
+        /// The directory to search under, or the pattern when it is the only argument
+        #[arg(value_name = "DIR")]
         dir: String,
-        pattern: String,
+        /// Glob matched against paths relative to DIR
+        #[arg(value_name = "PATTERN")]
+        pattern: Option<String>,
         #[command(flatten)]
         page: PageArgs,
     },
     /// Search file contents
     Grep {
-        /// Text to find (a regular expression with -E)
+        /// Text to find: literal, or a regular expression (Rust regex syntax) with -E
         pattern: String,
         /// Directory (searched recursively) or file
         #[arg(default_value = "/")]

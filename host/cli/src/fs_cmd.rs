@@ -104,7 +104,11 @@ fn run_simple(ws: &Workspace, cmd: FsCommand, out: Out) -> CliResult {
             out.emit(json!({"path": path, "mode": format!("{mode:o}")}), || {});
             Ok(())
         }
-        FsCommand::Find { dir, pattern, page } => find(ws, &dir, &pattern, page, out),
+        FsCommand::Find { dir, pattern, page } => match pattern {
+            Some(pattern) => find(ws, &dir, &pattern, page, out),
+            // `fs find PATTERN`, as the MCP tool defaults its dir.
+            None => find(ws, "/", &dir, page, out),
+        },
         FsCommand::Edit {
             path,
             old,
@@ -433,25 +437,7 @@ fn grep(ws: &Workspace, pattern: &str, path: &str, opts: &GrepOptions, out: Out)
     let found = ws.grep(path, pattern, opts)?;
     let context = opts.context;
     out.emit(json!(found), || {
-        for m in &found.matches {
-            let first = m.line_number as usize - m.before.len();
-            for (i, l) in m.before.iter().enumerate() {
-                println!("{}-{}-{}", shown(&m.path), first + i, line_shown(l));
-            }
-            println!(
-                "{}:{}:{}",
-                shown(&m.path),
-                m.line_number,
-                line_shown(&m.line)
-            );
-            for (i, l) in m.after.iter().enumerate() {
-                let n = m.line_number as usize + 1 + i;
-                println!("{}-{n}-{}", shown(&m.path), line_shown(l));
-            }
-            if context > 0 {
-                println!("--");
-            }
-        }
+        print_grep_lines(&found.matches, context > 0);
         if let Some(n) = found.next_offset {
             eprintln!("(more matches: --offset {n})");
         }
@@ -493,6 +479,46 @@ fn rm(ws: &Workspace, paths: &[String], opts: RmOptions, out: Out) -> CliResult<
         }
     }
     Ok(if errors.is_empty() { 0 } else { 1 })
+}
+
+/// Matches with their context, as GNU grep prints them: a line in several
+/// matches' context once (as a match if it is one), and `--` between groups
+/// that do not touch, never after the last.
+fn print_grep_lines(matches: &[computer_store::GrepMatch], context: bool) {
+    use std::collections::BTreeMap;
+    let mut i = 0;
+    let mut groups = 0;
+    while i < matches.len() {
+        let path = &matches[i].path;
+        // One file's lines: number → (is a match, text).
+        let mut lines: BTreeMap<usize, (bool, &str)> = BTreeMap::new();
+        while i < matches.len() && matches[i].path == *path {
+            let m = &matches[i];
+            let n = m.line_number as usize;
+            for (k, l) in m.before.iter().enumerate() {
+                lines.entry(n - m.before.len() + k).or_insert((false, l));
+            }
+            lines.insert(n, (true, &m.line));
+            for (k, l) in m.after.iter().enumerate() {
+                lines.entry(n + 1 + k).or_insert((false, l));
+            }
+            i += 1;
+        }
+        let shown_path = shown(path);
+        let mut previous: Option<usize> = None;
+        for (n, (is_match, text)) in lines {
+            let touches = previous.is_some_and(|p| n == p + 1);
+            if context && groups > 0 && !touches {
+                println!("--");
+            }
+            if !touches {
+                groups += 1;
+            }
+            let sep = if is_match { ':' } else { '-' };
+            println!("{shown_path}{sep}{n}{sep}{}", line_shown(text));
+            previous = Some(n);
+        }
+    }
 }
 
 /// A matched line for people: tabs kept (code is indented with them), every
