@@ -116,7 +116,11 @@ fn churn(ws: &Workspace) -> ! {
         n += 1;
         let dir = format!("/churn/d{}", n % 4);
         let _ = ws.mkdir(&format!("{dir}/a/b"), &mkdir);
-        let _ = ws.write(&format!("{dir}/a/b/f{n}"), b"churn", &WriteOptions::default());
+        let _ = ws.write(
+            &format!("{dir}/a/b/f{n}"),
+            b"churn",
+            &WriteOptions::default(),
+        );
         let _ = ws.rename(&dir, &format!("/churn/moved{}", n % 2));
         if n % 3 == 0 {
             let _ = ws.rm(&format!("/churn/moved{}", n % 2), rm);

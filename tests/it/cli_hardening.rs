@@ -39,7 +39,11 @@ fn an_endless_stdin_is_refused_at_the_input_limit() {
         let line = b"y\n".repeat(4096);
         while stdin.write_all(&line).is_ok() {}
     });
-    let out = wait_bounded(child, Duration::from_secs(120), "yes | computer exec --stdin -");
+    let out = wait_bounded(
+        child,
+        Duration::from_secs(120),
+        "yes | computer exec --stdin -",
+    );
     writer.join().unwrap();
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -110,7 +114,11 @@ fn names_with_control_characters_cannot_forge_lines() {
     ws.ok_with(&["fs", "write", "/esc\u{1b}[2Kname"], "data");
     let audit = ws.ok(&["audit"]);
     let rows = ws.json(&["audit"])["audit"].as_array().unwrap().len();
-    assert_eq!(audit.lines().count(), rows, "one line per audit row:\n{audit}");
+    assert_eq!(
+        audit.lines().count(),
+        rows,
+        "one line per audit row:\n{audit}"
+    );
     assert!(
         !audit.lines().any(|l| l.starts_with("2026-12-01T00:00:00Z")),
         "{audit}"
@@ -133,7 +141,12 @@ fn names_with_control_characters_cannot_forge_lines() {
     assert!(names.contains(&&FORGED[1..]), "{names:?}");
     // An error that names the path stays on one line too.
     let out = ws.run(&["fs", "read", &format!("{FORGED}-missing")], "");
-    assert_eq!(text(&out.stderr).lines().count(), 1, "{}", describe(&[], &out));
+    assert_eq!(
+        text(&out.stderr).lines().count(),
+        1,
+        "{}",
+        describe(&[], &out)
+    );
 }
 
 #[test]
@@ -150,7 +163,11 @@ fn listings_longer_than_a_page_are_whole_and_in_order() {
     assert!(out.status.success(), "{}", describe(&[], &out));
     let mut want: Vec<String> = (1..=4500).map(|i| format!("f{i}")).collect();
     want.sort();
-    let plain: Vec<String> = ws.ok(&["fs", "ls", "/d"]).lines().map(str::to_owned).collect();
+    let plain: Vec<String> = ws
+        .ok(&["fs", "ls", "/d"])
+        .lines()
+        .map(str::to_owned)
+        .collect();
     assert_eq!(plain, want);
     let doc = ws.json(&["fs", "ls", "/d", "--offset", "2000", "--limit", "2100"]);
     let names: Vec<&str> = doc["entries"]
@@ -159,7 +176,13 @@ fn listings_longer_than_a_page_are_whole_and_in_order() {
         .iter()
         .map(|e| e["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, want[2000..4100].iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        names,
+        want[2000..4100]
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+    );
     assert_eq!(doc["path"], "/d");
 }
 
@@ -203,7 +226,10 @@ fn an_output_flood_stops_the_run() {
         let error = doc["error"].as_str().unwrap_or_default();
         assert_eq!(code, 1, "{backend}: {doc}");
         assert_eq!(doc["status"], "failed", "{backend}: {doc}");
-        assert!(error.contains("output limit exceeded"), "{backend}: {error}");
+        assert!(
+            error.contains("output limit exceeded"),
+            "{backend}: {error}"
+        );
         let stdout = doc["stdout"].as_str().unwrap();
         assert!(stdout.contains("[output truncated:"), "{backend}");
     }

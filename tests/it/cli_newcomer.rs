@@ -12,7 +12,10 @@ fn stdout_of(ws: &Ws, args: &[&str]) -> String {
 #[test]
 fn trailing_words_are_the_command_as_ssh_joins_them() {
     let ws = Ws::new();
-    assert_eq!(stdout_of(&ws, &["--backend", "shell", "echo", "hi", "there"]), "hi there\n");
+    assert_eq!(
+        stdout_of(&ws, &["--backend", "shell", "echo", "hi", "there"]),
+        "hi there\n"
+    );
     assert_eq!(
         stdout_of(&ws, &["--backend", "shell", "--", "printf", "%s\\n", "-n"]),
         "-n\n"
@@ -25,7 +28,10 @@ fn trailing_words_are_the_command_as_ssh_joins_them() {
 #[test]
 fn dash_c_is_accepted_as_sh_users_type_it() {
     let ws = Ws::new();
-    assert_eq!(stdout_of(&ws, &["--backend", "shell", "-c", "echo hi"]), "hi\n");
+    assert_eq!(
+        stdout_of(&ws, &["--backend", "shell", "-c", "echo hi"]),
+        "hi\n"
+    );
 }
 
 #[test]
