@@ -122,7 +122,7 @@ fn churn(ws: &Workspace) -> ! {
             &WriteOptions::default(),
         );
         let _ = ws.rename(&dir, &format!("/churn/moved{}", n % 2));
-        if n % 3 == 0 {
+        if n.is_multiple_of(3) {
             let _ = ws.rm(&format!("/churn/moved{}", n % 2), rm);
         }
     }

@@ -105,7 +105,7 @@ impl HostInput<'_> {
 }
 
 fn mib(bytes: usize) -> String {
-    if bytes % (1 << 20) == 0 {
+    if bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{bytes} bytes")
