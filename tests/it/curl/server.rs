@@ -1,5 +1,5 @@
 //! A small HTTP/1.1 server on 127.0.0.1 for the curl tests: a thread per
-//! connection, one request per connection (closed after it; no `Connection: close`, which the host's client would hide from our curl but not from real curl), and a log
+//! connection, requests answered on it until the client closes it (no `Connection: close`, which the host's client would hide from our curl but not from real curl), and a log
 //! of what arrived.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -60,7 +60,9 @@ impl Server {
 fn read_request(stream: &TcpStream) -> std::io::Result<Seen> {
     let mut r = BufReader::new(stream);
     let mut line = String::new();
-    r.read_line(&mut line)?;
+    if r.read_line(&mut line)? == 0 {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
+    }
     let mut parts = line.split_whitespace();
     let method = parts.next().unwrap_or_default().to_owned();
     let path = parts.next().unwrap_or_default().to_owned();
@@ -110,8 +112,24 @@ fn respond(
     s.write_all(body)
 }
 
+/// Answers requests on one connection until the client closes it. Real curl
+/// reuses a connection for the next hop of a redirect; a server that closed
+/// it after one answer raced with that reuse ("Connection reset by peer").
 fn serve(mut s: TcpStream, port: u16, log: &Mutex<Vec<Seen>>) -> std::io::Result<()> {
-    let req = read_request(&s)?;
+    loop {
+        let Ok(req) = read_request(&s) else {
+            return Ok(());
+        };
+        let path = req.path.clone();
+        answer(&mut s, port, log, req)?;
+        if path.starts_with("/big/") {
+            return Ok(());
+        }
+    }
+}
+
+fn answer(s: &mut TcpStream, port: u16, log: &Mutex<Vec<Seen>>, req: Seen) -> std::io::Result<()> {
+    let mut s = s;
     log.lock().unwrap().push(req.clone());
     let text = |v: &str| vec![("Content-Type", v.to_owned())];
     let head_only = req.method == "HEAD";
