@@ -16,6 +16,11 @@ use wasmtime_wasi_io::streams::{OutputStream, StreamResult};
 use crate::durable::journal::SharedJournal;
 use crate::run::result::Event;
 
+/// Past the cap, this many times the cap dropped means a flood.
+const FLOOD_FACTOR: u64 = 8;
+/// Past the cap, this many writes dropped means a flood.
+const FLOOD_DROPPED_WRITES: u64 = 100_000;
+
 /// Which output stream a [`Sink`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Channel {
@@ -26,6 +31,8 @@ pub enum Channel {
 struct SinkState {
     kept: Vec<u8>,
     dropped: u64,
+    /// Writes that were dropped whole or in part.
+    dropped_writes: u64,
 }
 
 /// One output channel of one run. Cheap to clone; clones share state.
@@ -40,7 +47,7 @@ pub struct Sink {
     /// A durable run's output goes through its journal, which emits it
     /// once committed.
     journal: Option<SharedJournal>,
-    /// Set once the stream has dropped as much again as its cap: the run
+    /// Set once the stream has dropped far more than it kept: the run
     /// watching it is stopped (see [`stop_on_flood`](Self::stop_on_flood)).
     flooded: Option<Arc<AtomicBool>>,
 }
@@ -53,6 +60,7 @@ impl Sink {
             state: Arc::new(Mutex::new(SinkState {
                 kept: Vec::new(),
                 dropped: 0,
+                dropped_writes: 0,
             })),
             events,
             journal: None,
@@ -60,18 +68,19 @@ impl Sink {
         }
     }
 
-    /// Sets `flag` once the guest has written twice the cap (at least 1 MiB
-    /// past it). A guest printing in an endless loop would otherwise burn
-    /// its CPU until the timeout for output nobody keeps.
+    /// Sets `flag` once the guest has dropped [`FLOOD_DROPPED_WRITES`] writes
+    /// or [`FLOOD_FACTOR`] times the cap (at least 8 MiB) past the cap. A guest
+    /// printing in an endless loop would otherwise burn its CPU until the
+    /// timeout for output nobody keeps, while a program that prints a few
+    /// times its cap and ends is only truncated.
     pub(crate) fn stop_on_flood(mut self, flag: Arc<AtomicBool>) -> Self {
         self.flooded = Some(flag);
         self
     }
 
-    /// Bytes past the cap after which [`stop_on_flood`](Self::stop_on_flood)'s
-    /// flag is set.
-    pub(crate) fn flood_slack(&self) -> u64 {
-        (self.cap as u64).max(1 << 20)
+    fn flooding(&self, st: &SinkState) -> bool {
+        let bytes = (self.cap as u64).saturating_mul(FLOOD_FACTOR).max(8 << 20);
+        st.dropped > bytes || st.dropped_writes > FLOOD_DROPPED_WRITES
     }
 
     /// Routes writes through `journal` (a durable run).
@@ -107,9 +116,12 @@ impl Sink {
                 Channel::Stderr => Event::Stderr(chunk),
             });
         }
-        st.dropped += (bytes.len() - take) as u64;
+        if take < bytes.len() {
+            st.dropped += (bytes.len() - take) as u64;
+            st.dropped_writes += 1;
+        }
         if let Some(flag) = &self.flooded
-            && st.dropped > self.flood_slack()
+            && self.flooding(&st)
         {
             flag.store(true, Ordering::SeqCst);
         }
