@@ -222,3 +222,75 @@ fn bad_answers_and_unknown_calls_are_clear_errors() {
     assert!(out.status.success(), "{}", describe(&["recover"], &out));
     assert_eq!(text(&out.stdout), "nothing to recover\n");
 }
+
+/// What run `id`'s record keeps for a replay (`runs.spec`), read from the file.
+fn stored_spec(ws: &Ws, id: &str) -> Option<String> {
+    let db = rusqlite::Connection::open(ws.db()).unwrap();
+    db.query_row("SELECT spec FROM runs WHERE id = ?1", [id], |r| r.get(0))
+        .unwrap()
+}
+
+/// `--env` values and the random seed are kept while a parked run may be
+/// replayed, and dropped when it ends (issue 18, item 13).
+#[test]
+fn secrets_are_kept_only_while_the_run_may_replay() {
+    let (ws, _seen) = setup();
+    let agent = r#"import { postComment } from "ws:github";
+const r = crypto.getRandomValues(new Uint8Array(8)).join(",");
+console.log("before", r);
+postComment(7, "LGTM");
+console.log("after", r, process.env.TOKEN);"#;
+    let args = [
+        "exec",
+        "--backend",
+        "js",
+        "--id",
+        "secret-1",
+        "--env",
+        "TOKEN=s3cret-42",
+        agent,
+    ];
+    let out = run(&ws, &args);
+    assert_eq!(out.status.code(), Some(75), "{}", describe(&args, &out));
+    let parked = stored_spec(&ws, "secret-1").expect("a parked run keeps its spec");
+    assert!(
+        parked.contains("s3cret-42") && parked.contains("seed"),
+        "{parked}"
+    );
+
+    let call = pending(&ws)[0]["call_id"].as_str().unwrap().to_owned();
+    let args = ["respond", "secret-1", &call, r#"{"approved": true}"#];
+    let out = run(&ws, &args);
+    assert!(out.status.success(), "{}", describe(&args, &out));
+    // The replay saw the same environment and the same random values.
+    let record = ws.json(&["runs", "show", "secret-1"]);
+    assert_eq!(record["status"], "completed", "{record}");
+    let stdout = record["stdout"].as_str().unwrap();
+    let before = stdout
+        .lines()
+        .next()
+        .unwrap()
+        .strip_prefix("before ")
+        .unwrap();
+    assert!(
+        stdout.contains(&format!("after {before} s3cret-42")),
+        "{stdout}"
+    );
+    assert_eq!(
+        stored_spec(&ws, "secret-1"),
+        None,
+        "the spec outlived the run"
+    );
+    // What `runs` shows of the environment is the names only.
+    assert!(
+        !record["options"].as_str().unwrap().contains("s3cret"),
+        "{record}"
+    );
+
+    // A run that never parks drops it too, however it ends.
+    for (id, script) in [("secret-2", "echo $TOKEN"), ("secret-3", "exit 3")] {
+        let args = ["exec", "--id", id, "--env", "TOKEN=s3cret-42", script];
+        run(&ws, &args);
+        assert_eq!(stored_spec(&ws, id), None, "{id}");
+    }
+}

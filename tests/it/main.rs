@@ -20,6 +20,7 @@ mod cli_node;
 mod cli_output;
 mod cli_python;
 mod cli_search;
+mod cli_signals;
 mod cli_transfer;
 mod cli_workspace;
 mod curl;

@@ -113,6 +113,10 @@ pub enum Command {
         /// On start-up, resume runs whose process died (as `computer recover`), in the background
         #[arg(long)]
         recover: bool,
+        /// Execs that may run at once; one more is refused (not queued) with an error saying so
+        #[arg(long, value_name = "N", env = "COMPUTER_MAX_RUNS",
+              default_value_t = computer_runtime::DEFAULT_MAX_CONCURRENT_RUNS)]
+        max_runs: usize,
     },
 }
 

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::error::{CliError, CliResult};
 use crate::exec_cmd::follow;
 use crate::output::{Out, time_string};
+use crate::signals::Interrupts;
 
 /// The runtime that resumes runs: the built-in guests and the modules
 /// registered in the workspace, as `exec` has them (and the container
@@ -72,8 +73,9 @@ pub fn respond(
     };
     let ws = Arc::new(ws);
     let runtime = runtime(&ws)?;
+    let interrupts = Interrupts::install(ws.clone())?;
     match runtime.respond(ws.clone(), run, call, answer)? {
-        Some(handle) => Ok(follow(&ws, handle, out, None)),
+        Some(handle) => Ok(follow(&ws, handle, out, None, &interrupts)),
         None => {
             out.emit(
                 json!({"run_id": run, "call_id": call, "resumed": false}),
@@ -91,9 +93,17 @@ pub fn respond(
 pub fn recover(ws: Workspace, out: Out) -> CliResult<u8> {
     let ws = Arc::new(ws);
     let runtime = runtime(&ws)?;
+    let interrupts = Interrupts::install(ws.clone())?;
     let mut report = Vec::new();
     let mut failed = false;
-    for r in runtime.recover(ws.clone())? {
+    let recovered = runtime.recover(ws.clone())?;
+    // A signal cancels every resumed run, not only the one waited for.
+    for r in &recovered {
+        if let Recovered::Resumed { run_id, handle } = r {
+            interrupts.watch(run_id, handle.killer());
+        }
+    }
+    for r in recovered {
         match r {
             Recovered::Resumed { run_id, handle } => {
                 // Output of resumed runs goes to their records; show only how they ended.
@@ -135,7 +145,7 @@ pub fn recover(ws: Workspace, out: Out) -> CliResult<u8> {
             }
         }
     });
-    Ok(u8::from(failed))
+    Ok(interrupts.exit_code().unwrap_or(u8::from(failed)))
 }
 
 /// Resumes what a dead process left behind, on a thread of its own (for a

@@ -16,12 +16,14 @@ use crate::args::{ExecArgs, PageArgs, RunsCommand};
 use crate::error::{CliError, CliResult};
 use crate::input::HostInput;
 use crate::output::{Out, time_string};
+use crate::signals::Interrupts;
 
 impl From<ExecError> for CliError {
     fn from(e: ExecError) -> Self {
         let code = match &e {
             ExecError::Workspace(fs) => fs.code.as_str(),
             ExecError::TooManyRuns { .. } => "EAGAIN",
+            ExecError::RunBusy { .. } => "EBUSY",
             ExecError::TooLarge { .. } => "EFBIG",
             ExecError::CommandNotFound { .. } => "ENOENT",
             ExecError::Engine(_) | ExecError::Unavailable { .. } => "EIO",
@@ -146,6 +148,8 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         image: args.image.clone(),
     };
     let ws = Arc::new(ws);
+    // Before the run exists, so no signal falls between its record and the handler.
+    let interrupts = Interrupts::install(ws.clone())?;
     let handle = match runtime.exec(ws.clone(), &source, options) {
         Ok(h) => h,
         // No run happened: say why, with the backend's exit code (125 for
@@ -157,7 +161,7 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         }
         Err(e) => return Err(e.into()),
     };
-    Ok(follow(&ws, handle, out, Some(&runtime)))
+    Ok(follow(&ws, handle, out, Some(&runtime), &interrupts))
 }
 
 /// Copies a run's output to ours as it comes (not under `--json`).
@@ -186,7 +190,16 @@ pub fn stream(out: Out, mut next: impl FnMut() -> Option<Event>) {
 /// returns the process exit code. A run parked at an interrupt says what it
 /// waits for and how to answer; a command not found (exit 127) says which
 /// backend of `runtime` could run it, or that none can.
-pub fn follow(ws: &Workspace, handle: RunHandle, out: Out, runtime: Option<&Runtime>) -> u8 {
+/// A signal cancels the run (`interrupts`), and the process then exits
+/// with 128 + the signal's number.
+pub fn follow(
+    ws: &Workspace,
+    handle: RunHandle,
+    out: Out,
+    runtime: Option<&Runtime>,
+    interrupts: &Interrupts,
+) -> u8 {
+    interrupts.watch(handle.run_id(), handle.killer());
     stream(out, || handle.next_event());
     let result = handle.wait();
     let hint = runtime
@@ -226,7 +239,9 @@ pub fn follow(ws: &Workspace, handle: RunHandle, out: Out, runtime: Option<&Runt
             );
         }
     }
-    process_exit_code(result.exit_code)
+    interrupts
+        .exit_code()
+        .unwrap_or_else(|| process_exit_code(result.exit_code))
 }
 
 /// The run's value (a JS default export's result), after its output, as

@@ -10,10 +10,14 @@ mod error;
 mod exec_cmd;
 mod fs_cmd;
 mod input;
+mod mcp_calls;
 mod mcp_cmd;
+mod mcp_jsonrpc;
+mod mcp_stdio;
 mod modules_cmd;
 mod net_cmd;
 mod output;
+mod signals;
 mod tools_cmd;
 mod transfer_cmd;
 
@@ -146,7 +150,11 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         Command::Modules(cmd) => modules_cmd::run(&ws, cmd, out)?,
         Command::Net(cmd) => net_cmd::run(&ws, cmd, out)?,
         Command::Container(cmd) => return Ok(ExitCode::from(container_cmd::run(&ws, cmd, out)?)),
-        Command::Mcp { tools, recover } => mcp_cmd::serve(ws, tools, recover)?,
+        Command::Mcp {
+            tools,
+            recover,
+            max_runs,
+        } => mcp_cmd::serve(ws, tools, max_runs, recover)?,
         Command::Tools { .. } | Command::Prepare => unreachable!("handled above"),
     }
     Ok(ExitCode::SUCCESS)

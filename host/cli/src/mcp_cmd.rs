@@ -11,12 +11,23 @@
 //! - Resources show what the computer has been doing: `computer://runs`
 //!   lists recent runs and `computer://runs/{id}` is one run with its output.
 //!
+//! - At most `--max-runs` execs run at once (`COMPUTER_MAX_RUNS`, default
+//!   8): one more is refused at once with a tool error saying so, not
+//!   queued (see `RuntimeConfig::max_concurrent_runs`).
+//! - A request the client cancels (`notifications/cancelled`) cancels its
+//!   run; a client that goes away (end of stdin, broken pipe) cancels every
+//!   run it started, and the server exits once they are recorded
+//!   `cancelled` (`mcp_calls.rs`).
+//!
 //! stdout carries protocol messages only; logs go to stderr. Bad input never
-//! ends the server: rmcp ignores unparsable lines and answers malformed
-//! requests with a JSON-RPC error, and nothing here panics on arguments.
+//! ends the server, and every request gets an answer: lines rmcp would drop
+//! (too long, not UTF-8, not JSON) get a JSON-RPC error from our own stdio
+//! transport (`mcp_stdio.rs`, `mcp_jsonrpc.rs`), and nothing here panics on
+//! arguments.
 
 use std::sync::Arc;
 
+use computer_runtime::RuntimeConfig;
 use computer_store::{Page, RunRecord, Workspace};
 use computer_tools::{Format, ToolDef, Tools, render};
 use rmcp::model::{
@@ -32,7 +43,8 @@ use tokio::sync::OnceCell;
 
 use crate::args::ToolSetArgs;
 use crate::error::{CliError, CliResult};
-use crate::tools_cmd;
+use crate::mcp_calls::InFlight;
+use crate::{mcp_stdio, tools_cmd};
 
 /// How many runs `computer://runs` and `resources/list` show.
 const RUNS_LISTED: u64 = 50;
@@ -79,7 +91,10 @@ impl ResourceUri {
 struct State {
     ws: Arc<Workspace>,
     args: ToolSetArgs,
+    /// Execs at once (`--max-runs`).
+    max_runs: usize,
     tools: OnceCell<Arc<Tools>>,
+    calls: Arc<InFlight>,
 }
 
 #[derive(Clone)]
@@ -101,12 +116,14 @@ fn run_summary(r: &RunRecord) -> String {
 }
 
 impl ComputerServer {
-    fn new(ws: Arc<Workspace>, args: ToolSetArgs) -> Self {
+    fn new(ws: Arc<Workspace>, args: ToolSetArgs, max_runs: usize) -> Self {
         ComputerServer {
             state: Arc::new(State {
                 ws,
                 args,
+                max_runs,
                 tools: OnceCell::new(),
+                calls: Arc::default(),
             }),
         }
     }
@@ -120,16 +137,21 @@ impl ComputerServer {
             .get_or_init(|| async move {
                 let build_state = state.clone();
                 let built = tokio::task::spawn_blocking(move || {
-                    let runtime = match tools_cmd::runtime_for(&build_state.args, &build_state.ws) {
-                        Ok(rt) => rt,
-                        Err(e) => {
-                            tracing::error!(
-                                "exec is unavailable: cannot start the runtime: {}",
-                                e.message
-                            );
-                            None
-                        }
+                    let config = RuntimeConfig {
+                        max_concurrent_runs: build_state.max_runs,
+                        ..RuntimeConfig::default()
                     };
+                    let runtime =
+                        match tools_cmd::runtime_for(&build_state.args, &build_state.ws, config) {
+                            Ok(rt) => rt,
+                            Err(e) => {
+                                tracing::error!(
+                                    "exec is unavailable: cannot start the runtime: {}",
+                                    e.message
+                                );
+                                None
+                            }
+                        };
                     tools_cmd::tool_set(build_state.ws.clone(), runtime, &build_state.args)
                 })
                 .await;
@@ -201,18 +223,34 @@ impl ServerHandler for ComputerServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let tools = self.tools().await;
         let name = request.name.into_owned();
         let args = request.arguments.map_or(Value::Null, Value::Object);
         let shown = name.clone();
-        let value = tokio::task::spawn_blocking(move || tools.call(&name, args))
-            .await
+        let call = self.state.calls.begin();
+        let cancel = call.cancel.clone();
+        // rmcp cancels the token on the client's notifications/cancelled,
+        // and when the session ends.
+        let token = context.ct.clone();
+        let watcher = tokio::spawn(async move {
+            token.cancelled().await;
+            cancel.cancel();
+        });
+        // The call stays registered until its blocking work is over, so the
+        // server does not exit before a cancelled run is recorded.
+        let value = tokio::task::spawn_blocking(move || {
+            let value = tools.call_cancellable(&name, args, &call.cancel);
+            drop(call);
+            value
+        })
+        .await
             .unwrap_or_else(|e| {
                 tracing::error!("tool {shown} panicked: {e}");
                 json!({"error": format!("internal error: the {shown} tool failed unexpectedly; the workspace is unchanged if it was a read, otherwise check it and retry")})
             });
+        watcher.abort();
         let result = if Tools::is_error(&value) {
             CallToolResult::error(vec![ContentBlock::text(value.to_string())])
         } else {
@@ -322,8 +360,14 @@ impl ServerHandler for ComputerServer {
     }
 }
 
-/// Serves until the client closes stdin.
-pub fn serve(ws: Workspace, args: ToolSetArgs, recover: bool) -> CliResult {
+/// Serves until the client closes stdin; then cancels the runs still going
+/// and waits until they are recorded.
+pub fn serve(ws: Workspace, args: ToolSetArgs, max_runs: usize, recover: bool) -> CliResult {
+    if max_runs == 0 {
+        return Err(CliError::invalid(
+            "invalid --max-runs 0: give how many execs may run at once, 1 or more",
+        ));
+    }
     tools_cmd::check_backends(&args)?;
     let ws = Arc::new(ws);
     if recover {
@@ -332,26 +376,36 @@ pub fn serve(ws: Workspace, args: ToolSetArgs, recover: bool) -> CliResult {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
-        let server = ComputerServer::new(ws, args);
+    let served = runtime.block_on(async move {
+        let server = ComputerServer::new(ws, args, max_runs);
         // Start building the tool set now, while the client initializes.
         let warm = server.clone();
         tokio::spawn(async move {
             warm.tools().await;
         });
-        let service = server
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| CliError {
+        let calls = server.state.calls.clone();
+        let on_close = calls.clone();
+        let transport = mcp_stdio::stdio(move || on_close.close());
+        let session = match server.serve(transport).await {
+            Ok(service) => service.waiting().await.map(drop).map_err(|e| CliError {
+                code: "EIO".into(),
+                message: format!("MCP session failed: {e}"),
+            }),
+            Err(e) => Err(CliError {
                 code: "EPROTO".into(),
                 message: format!("MCP session did not start: {e}"),
-            })?;
-        service.waiting().await.map_err(|e| CliError {
-            code: "EIO".into(),
-            message: format!("MCP session failed: {e}"),
-        })?;
-        Ok(())
-    })
+            }),
+        };
+        // However the session ended, nobody is left to read what the runs
+        // still going would return.
+        calls.close();
+        calls.drained().await;
+        session
+    });
+    // A read of stdin may still be pending (the session ended for another
+    // reason): it holds no state worth waiting for.
+    runtime.shutdown_background();
+    served
 }
 
 #[cfg(test)]

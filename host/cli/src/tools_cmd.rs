@@ -47,13 +47,17 @@ pub fn check_backends(args: &ToolSetArgs) -> CliResult {
 /// the ones `--backends` names. `None` for a read-only tool set, which has
 /// no `exec`. The workspace's module components (`computer modules add`)
 /// are registered, so `exec` can import them.
-pub fn runtime_for(args: &ToolSetArgs, ws: &Workspace) -> CliResult<Option<Runtime>> {
+pub fn runtime_for(
+    args: &ToolSetArgs,
+    ws: &Workspace,
+    config: RuntimeConfig,
+) -> CliResult<Option<Runtime>> {
     if args.readonly {
         return Ok(None);
     }
     // The container backends are offered only when `--backends` names them
     // (they need an engine, and a container per workspace).
-    let (runtime, _) = crate::backends::runtime(RuntimeConfig::default(), wants_container(args))?;
+    let (runtime, _) = crate::backends::runtime(config, wants_container(args))?;
     runtime.register_workspace_modules(ws)?;
     Ok(Some(runtime))
 }

@@ -9,10 +9,15 @@ pub enum ExecError {
         name: String,
         available: Vec<String>,
     },
+    /// Refused, not queued: the run was not started (nor recorded).
     #[error(
-        "too many concurrent runs: the limit is {limit}; wait for a run to finish or raise max_concurrent_runs"
+        "too many concurrent runs: the limit is {limit} at once in this process and that many are running; this run was not started (runs are refused, not queued): retry when one has finished, or raise the limit (RuntimeConfig::max_concurrent_runs; `computer mcp --max-runs N` or COMPUTER_MAX_RUNS)"
     )]
     TooManyRuns { limit: usize },
+    /// The run is already being run: by this process, or by another live
+    /// process that holds its lease.
+    #[error("run {run_id} is busy: {holder}; wait for it to end, or cancel it first")]
+    RunBusy { run_id: String, holder: String },
     #[error("{what} is {size} bytes, over the {limit}-byte limit")]
     TooLarge {
         what: &'static str,

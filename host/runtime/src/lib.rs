@@ -42,6 +42,7 @@ pub use modules::async_module::{AsyncModule, ModuleFuture};
 pub use modules::call_context::{Answer, CallContext};
 pub use modules::component::{ComponentModule, ModuleLimits};
 pub use run::command::CommandOptions;
+pub use run::exec::RunSlot;
 pub use run::handle::{Killer, RunHandle};
 pub use run::limits::{Limits, ShellLimits};
 pub use run::options::ExecOptions;
@@ -64,6 +65,11 @@ use crate::backend::guest::{Guest, GuestBackend, GuestSlot};
 use crate::bindings::RunnerPre;
 use crate::run::state::RunState;
 
+/// Runs at once in one process unless [`RuntimeConfig::max_concurrent_runs`]
+/// says otherwise: each may take its memory limit (the shell's is 1 GiB), so
+/// this bounds what one process can be made to hold.
+pub const DEFAULT_MAX_CONCURRENT_RUNS: usize = 8;
+
 /// Settings for a [`Runtime`].
 #[derive(Debug, Clone)]
 pub struct RuntimeConfig {
@@ -78,7 +84,11 @@ pub struct RuntimeConfig {
     /// the shell gets 1 GiB: `sort` of a 100 MB file needs several times
     /// the file's size.
     pub backend_memory: HashMap<String, usize>,
-    /// Runs allowed at once in this process; more are refused.
+    /// Runs allowed at once in this process, on any backend (8 by
+    /// default). One more is refused with [`ExecError::TooManyRuns`], not
+    /// queued: a queued run would hold its caller with no word of why, and
+    /// its timeout would have to either count the wait or not. Commands a
+    /// run calls run inside it and take no slot.
     pub max_concurrent_runs: usize,
     /// What happens to interrupted runs, unless the backend or the run says
     /// otherwise: `Replay` (journalled, resumable) by default.
@@ -99,7 +109,7 @@ impl Default for RuntimeConfig {
             cache_dir: None,
             limits: Limits::default(),
             backend_memory: HashMap::from([(SHELL_BACKEND.to_owned(), 1 << 30)]),
-            max_concurrent_runs: 64,
+            max_concurrent_runs: DEFAULT_MAX_CONCURRENT_RUNS,
             on_interrupt: OnInterrupt::Replay,
             backend_on_interrupt: HashMap::new(),
             lease: std::time::Duration::from_secs(15),

@@ -219,8 +219,10 @@ impl Runs<'_> {
     }
 
     /// Records how a run ended, and drops what only an unfinished run
-    /// needs (its journal, emitted output and interrupts). `EINVAL` if
-    /// `end.status` is not an ended status.
+    /// needs: its journal, emitted output and interrupts, and its `spec`
+    /// (the environment's values, stdin and the random seed: secrets that a
+    /// run nobody will replay has no use for). `EINVAL` if `end.status` is
+    /// not an ended status.
     pub fn finish(&self, id: &str, end: &RunEnd<'_>) -> Result<()> {
         if !end.status.is_ended() {
             return Err(FsError::custom(
@@ -233,7 +235,8 @@ impl Runs<'_> {
             let n = c
                 .prepare_cached(
                     "UPDATE runs SET status = ?2, exit_code = ?3, value = ?4, error = ?5,
-                     stdout = ?6, stderr = ?7, ended_ns = ?8, owner = NULL, lease_until_ns = NULL
+                     stdout = ?6, stderr = ?7, ended_ns = ?8, owner = NULL, lease_until_ns = NULL,
+                     spec = NULL
                      WHERE id = ?1",
                 )?
                 .execute(params![
@@ -341,6 +344,22 @@ impl Runs<'_> {
             .execute(params![id, owner, lease_end(lease), RunStatus::Running])?;
             claimed.attempts += 1;
             Ok(Some(claimed))
+        })
+    }
+
+    /// Gives up `owner`'s claim on run `id` without ending it (a claimed
+    /// run that could not start here, e.g. no free run slot): it stays
+    /// `running` with no owner, so the next `recover` takes it. False if
+    /// `owner` did not hold it.
+    pub fn release(&self, id: &str, owner: &str) -> Result<bool> {
+        self.ws.meta_tx(|c| {
+            let n = c
+                .prepare_cached(
+                    "UPDATE runs SET owner = NULL, lease_until_ns = NULL
+                     WHERE id = ?1 AND owner = ?2 AND status = ?3",
+                )?
+                .execute(params![id, owner, RunStatus::Running])?;
+            Ok(n == 1)
         })
     }
 
@@ -490,6 +509,71 @@ mod tests {
             .claim("r", "me", Duration::ZERO, &|_| true)
             .unwrap_err();
         assert!(e.message.contains("unknown run status"), "{}", e.message);
+    }
+
+    fn stored_spec(ws: &Workspace, id: &str) -> Option<String> {
+        ws.read_tx(|c| Ok(c.query_row("SELECT spec FROM runs WHERE id = ?1", [id], |r| r.get(0))?))
+            .unwrap()
+    }
+
+    fn durable(spec: &str) -> DurableRun<'_> {
+        DurableRun {
+            on_interrupt: OnInterrupt::Replay,
+            spec: Some(spec),
+            owner: "me",
+            lease: Duration::from_secs(60),
+        }
+    }
+
+    #[test]
+    fn the_spec_lives_until_the_run_ends_whatever_the_end() {
+        let ws = Workspace::in_memory().unwrap();
+        let spec = r#"{"env":{"TOKEN":"s3cret"},"seed":"00"}"#;
+        for (i, status) in [
+            RunStatus::Completed,
+            RunStatus::Failed,
+            RunStatus::Cancelled,
+            RunStatus::TimedOut,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let id = format!("r{i}");
+            ws.runs().create_durable(&run(&id), &durable(spec)).unwrap();
+            // Parked, then taken up again: a replay still needs it.
+            ws.runs().park(&id, &[]).unwrap();
+            assert_eq!(stored_spec(&ws, &id).as_deref(), Some(spec));
+            let claimed = ws.runs().claim(&id, "me", Duration::ZERO, &|_| false);
+            assert_eq!(claimed.unwrap().unwrap().spec.as_deref(), Some(spec));
+            ws.runs().finish(&id, &RunEnd::new(status)).unwrap();
+            assert_eq!(stored_spec(&ws, &id), None, "{status}");
+            // What `runs` shows is still there.
+            let r = ws.runs().get(&id).unwrap().unwrap();
+            assert_eq!((r.status, r.options.as_str()), (status, "{}"));
+        }
+    }
+
+    #[test]
+    fn a_released_run_is_free_for_the_next_claim() {
+        let ws = Workspace::in_memory().unwrap();
+        ws.runs().create_durable(&run("r"), &durable("{}")).unwrap();
+        let alive = |_: &str| false;
+        assert!(!ws.runs().release("r", "someone else").unwrap());
+        assert_eq!(
+            ws.runs()
+                .claim("r", "other", Duration::ZERO, &alive)
+                .unwrap(),
+            None
+        );
+        assert!(ws.runs().release("r", "me").unwrap());
+        let u = &ws.runs().unfinished().unwrap()[0];
+        assert_eq!((u.status, u.owner.as_deref()), (RunStatus::Running, None));
+        assert!(
+            ws.runs()
+                .claim("r", "other", Duration::ZERO, &alive)
+                .unwrap()
+                .is_some()
+        );
     }
 
     #[test]

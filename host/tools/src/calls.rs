@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use crate::Tools;
 use crate::args;
+use crate::cancel::CallCancel;
 use crate::output::{EXEC_STREAM_CAP, cap_text};
 
 /// Most bytes `read` returns per call.
@@ -25,6 +26,8 @@ const FIND_DEFAULT: u64 = 500;
 const GREP_DEFAULT: u64 = 200;
 /// Bytes inspected to call a file binary.
 const BINARY_SNIFF: usize = 8000;
+/// Longest `timeoutMs` (the schema's maximum): an hour.
+const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
 /// A tool failure, already phrased for the model.
 struct ToolError(String);
@@ -96,9 +99,15 @@ impl Tools {
     /// Calls tool `name` with JSON `args`. Never fails: an error comes back
     /// as `{"error": "..."}`.
     pub fn call(&self, name: &str, args: Value) -> Value {
+        self.call_cancellable(name, args, &CallCancel::new())
+    }
+
+    /// As [`call`](Self::call); `cancel` stops the call's run (`exec`) from
+    /// another thread.
+    pub fn call_cancellable(&self, name: &str, args: Value, cancel: &CallCancel) -> Value {
         let started = now_ns();
         let params = summarize_params(&args);
-        let result = with_actor("tool", || self.dispatch(name, args));
+        let result = with_actor("tool", || self.dispatch(name, args, cancel));
         let completed = now_ns();
         let (value, error) = match result {
             Ok(v) => (v, None),
@@ -123,7 +132,7 @@ impl Tools {
         value.get("error").is_some_and(Value::is_string)
     }
 
-    fn dispatch(&self, name: &str, args: Value) -> ToolResult {
+    fn dispatch(&self, name: &str, args: Value, cancel: &CallCancel) -> ToolResult {
         let exposed = self.definitions().iter().any(|d| d.name == name);
         if !exposed {
             let names: Vec<String> = self.definitions().into_iter().map(|d| d.name).collect();
@@ -145,7 +154,7 @@ impl Tools {
             "find" => self.find(parse("find", args)?),
             "grep" => self.grep(parse("grep", args)?),
             "delete" => self.delete(parse("delete", args)?),
-            "exec" => self.exec(parse("exec", args)?),
+            "exec" => self.exec(parse("exec", args)?, cancel),
             _ => Err(ToolError(format!("unknown tool {name:?}"))),
         }
     }
@@ -360,7 +369,7 @@ impl Tools {
         Ok(json!({"path": a.path, "deleted": true}))
     }
 
-    fn exec(&self, a: args::Exec) -> ToolResult {
+    fn exec(&self, a: args::Exec, cancel: &CallCancel) -> ToolResult {
         let Some(runtime) = &self.runtime else {
             return Err(ToolError("exec is not available: no runtime".into()));
         };
@@ -376,7 +385,12 @@ impl Tools {
             .default_limits(&backend)
             .unwrap_or_else(|_| Limits::default());
         if let Some(ms) = a.timeout_ms {
-            limits.timeout = Duration::from_millis(ms.clamp(1, 3_600_000));
+            if !(1..=MAX_TIMEOUT_MS).contains(&ms) {
+                return Err(ToolError(format!(
+                    "invalid timeoutMs {ms}: give milliseconds from 1 to {MAX_TIMEOUT_MS}"
+                )));
+            }
+            limits.timeout = Duration::from_millis(ms);
         }
         let options = ExecOptions {
             backend: backend.clone(),
@@ -386,9 +400,15 @@ impl Tools {
             limits: Some(limits),
             ..Default::default()
         };
+        if cancel.is_cancelled() {
+            return Err(ToolError(
+                "exec was cancelled before its run started; nothing ran".into(),
+            ));
+        }
         let handle = runtime
             .exec(self.ws.clone(), &a.command, options)
             .map_err(|e| ToolError(e.to_string()))?;
+        cancel.watch(handle.killer());
         let r = handle.wait();
         let stdout = cap_text(&String::from_utf8_lossy(&r.stdout), EXEC_STREAM_CAP);
         let stderr = cap_text(&String::from_utf8_lossy(&r.stderr), EXEC_STREAM_CAP);

@@ -7,11 +7,13 @@
 
 mod args;
 mod calls;
+mod cancel;
 mod definitions;
 mod format;
 mod locks;
 mod output;
 
+pub use cancel::CallCancel;
 pub use definitions::{ToolDef, definitions_for};
 pub use format::{Format, render};
 pub use output::cap_text;

@@ -18,7 +18,10 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 mod cli_tools;
+mod protocol_errors;
+mod raw;
 mod resources_protocol;
+mod runs_lifetime;
 mod tools_call;
 
 const ALL_TOOLS: [&str; 8] = [

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use computer_runtime::{
     EXIT_CANCELLED, EXIT_TIMEOUT, Event, Extras, Killer, OutputChannel, OutputSink, RunHandle,
-    RunLease, RunResult, RunStatus, SyncStats,
+    RunLease, RunResult, RunSlot, RunStatus, SyncStats,
 };
 use computer_store::{DurableRun, NewRun, OnInterrupt, RunEnd, Workspace};
 use serde::Serialize;
@@ -28,6 +28,18 @@ impl ContainerBackend {
         ws: Arc<Workspace>,
         source: &str,
         options: ContainerExecOptions,
+    ) -> Result<RunHandle, ContainerError> {
+        self.exec_in_slot(ws, source, options, None)
+    }
+
+    /// As [`exec`](Self::exec), holding `slot` (a runtime's run slot,
+    /// [`computer_runtime::Runtime::run_slot`]) until the run ends.
+    pub fn exec_in_slot(
+        &self,
+        ws: Arc<Workspace>,
+        source: &str,
+        options: ContainerExecOptions,
+        slot: Option<RunSlot>,
     ) -> Result<RunHandle, ContainerError> {
         let cwd = validate(&ws, &options)?;
         self.engine()?;
@@ -57,6 +69,7 @@ impl ContainerBackend {
         let kill_flag = cancel.clone();
         let kill: Killer = Arc::new(move || kill_flag.store(true, Ordering::SeqCst));
         RunHandle::spawn(&run_id, CONTAINER_BACKEND, kill, move |tx| {
+            let _slot = slot;
             let _guard = guard;
             let _lease = RunLease::hold(ws.clone(), &thread_id, RUN_LEASE);
             computer_store::set_actor(format!("run:{thread_id}/{CONTAINER_BACKEND}"));

@@ -82,11 +82,14 @@ impl Backend for ContainerBackend {
             .limits
             .clone()
             .unwrap_or_else(|| self.default_limits(rt));
-        Ok(ContainerBackend::exec(
+        // The runtime's cap on concurrent runs holds for containers too.
+        let slot = rt.run_slot()?;
+        Ok(ContainerBackend::exec_in_slot(
             self,
             ws,
             source,
             ContainerExecOptions::from_exec(&options, &limits),
+            Some(slot),
         )?)
     }
 

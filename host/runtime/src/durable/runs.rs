@@ -92,6 +92,21 @@ impl RunSpec {
     }
 }
 
+/// Why run `run_id` could not be claimed: it has ended, or a live
+/// process holds it.
+fn not_resumable(ws: &Workspace, run_id: &str) -> ExecError {
+    match ws.runs().get(run_id) {
+        Ok(Some(r)) if r.status.is_ended() => ExecError::InvalidOption(format!(
+            "run {run_id} cannot be resumed: it has ended ({})",
+            r.status
+        )),
+        _ => ExecError::RunBusy {
+            run_id: run_id.to_owned(),
+            holder: "another live process holds its lease and runs it".into(),
+        },
+    }
+}
+
 /// What `recover` did with one unfinished run.
 pub enum Recovered {
     /// Resumed here: the run goes on (and may park again).
@@ -152,11 +167,7 @@ impl Runtime {
         let claimed = ws
             .runs()
             .claim(run_id, lease::owner_id(), config.lease, &lease::owner_dead)?
-            .ok_or_else(|| {
-                ExecError::InvalidOption(format!(
-                    "run {run_id} cannot be resumed: it has ended, or another live process runs it"
-                ))
-            })?;
+            .ok_or_else(|| not_resumable(&ws, run_id))?;
         let fail = |reason: String| -> ExecError {
             let _ = ws.runs().finish(
                 run_id,
@@ -194,16 +205,22 @@ impl Runtime {
             Duration::ZERO,
         );
         let options = spec.into_options(&claimed.backend, run_id);
-        backend.resume(
+        let resumed = backend.resume(
             self,
-            ws,
+            ws.clone(),
             Resume {
                 run_id: run_id.to_owned(),
                 source: claimed.source,
                 options,
                 seed,
             },
-        )
+        );
+        if let Err(ExecError::TooManyRuns { .. }) = &resumed {
+            // Not started for want of a run slot: leave it to the next
+            // `recover` rather than owned by a process that is not running it.
+            let _ = ws.runs().release(run_id, lease::owner_id());
+        }
+        resumed
     }
 
     /// Takes over every run whose owner died while it was running, and

@@ -8,6 +8,7 @@ mod support;
 mod commands;
 mod component_cache;
 mod durable;
+mod durable_slots;
 mod engine_sharing;
 mod exec;
 mod module_components;
