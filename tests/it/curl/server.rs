@@ -129,15 +129,14 @@ fn serve(mut s: TcpStream, port: u16, log: &Mutex<Vec<Seen>>) -> std::io::Result
 }
 
 fn answer(s: &mut TcpStream, port: u16, log: &Mutex<Vec<Seen>>, req: Seen) -> std::io::Result<()> {
-    let mut s = s;
     log.lock().unwrap().push(req.clone());
     let text = |v: &str| vec![("Content-Type", v.to_owned())];
     let head_only = req.method == "HEAD";
     let (path, query) = req.path.split_once('?').unwrap_or((&req.path, ""));
     match path {
-        "/hello" => respond(&mut s, head_only, "200 OK", &text("text/plain"), b"hello\n"),
+        "/hello" => respond(s, head_only, "200 OK", &text("text/plain"), b"hello\n"),
         "/missing" => respond(
-            &mut s,
+            s,
             head_only,
             "404 Not Found",
             &text("text/plain"),
@@ -145,10 +144,10 @@ fn answer(s: &mut TcpStream, port: u16, log: &Mutex<Vec<Seen>>, req: Seen) -> st
         ),
         "/redirect" => {
             let to = query.strip_prefix("to=").unwrap_or("/hello").to_owned();
-            respond(&mut s, head_only, "302 Found", &[("Location", to)], b"")
+            respond(s, head_only, "302 Found", &[("Location", to)], b"")
         }
         "/loop" => respond(
-            &mut s,
+            s,
             head_only,
             "302 Found",
             &[("Location", "/loop".to_owned())],
@@ -162,10 +161,10 @@ fn answer(s: &mut TcpStream, port: u16, log: &Mutex<Vec<Seen>>, req: Seen) -> st
             out.push('\n');
             let mut body = out.into_bytes();
             body.extend_from_slice(&req.body);
-            respond(&mut s, head_only, "200 OK", &text("text/plain"), &body)
+            respond(s, head_only, "200 OK", &text("text/plain"), &body)
         }
         "/json" => respond(
-            &mut s,
+            s,
             head_only,
             "201 Created",
             &text("application/json"),
@@ -173,19 +172,19 @@ fn answer(s: &mut TcpStream, port: u16, log: &Mutex<Vec<Seen>>, req: Seen) -> st
         ),
         "/slow" => {
             std::thread::sleep(Duration::from_secs(3));
-            respond(&mut s, head_only, "200 OK", &text("text/plain"), b"late\n")
+            respond(s, head_only, "200 OK", &text("text/plain"), b"late\n")
         }
         // What the ws:github example module posts to.
         p if p.starts_with("/repos/") => respond(
-            &mut s,
+            s,
             head_only,
             "201 Created",
             &text("application/json"),
             br#"{"html_url": "posted"}"#,
         ),
-        p if p.starts_with("/big/") => big(&mut s, p[5..].parse().unwrap_or(0)),
+        p if p.starts_with("/big/") => big(s, p[5..].parse().unwrap_or(0)),
         _ => respond(
-            &mut s,
+            s,
             head_only,
             "404 Not Found",
             &text("text/plain"),
