@@ -35,6 +35,7 @@ mod node_packages;
 mod python_backend;
 mod python_corpus;
 mod shell_corpus;
+mod shell_hardening;
 mod shell_limits;
 mod sqlite3_corpus;
 mod wit_contract;

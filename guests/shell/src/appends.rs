@@ -1,4 +1,4 @@
-//! Holding back bursts of appends to one file.
+//! Holding back bursts of appends to one file, within one command.
 //!
 //! A streaming command whose output is redirected (`cat big > f`, `grep x big > f`)
 //! reaches the filesystem as one `append` per 4 KiB pipe chunk, each preceded by an
@@ -7,8 +7,11 @@
 //! append to the same file are collected here and sent together.
 //!
 //! What keeps this invisible to the script and to everyone else:
-//! - the first append to a file is sent at once, so its errors (missing directory,
-//!   a directory in the way) are reported by the command that caused them;
+//! - a burst never outlives the command that started it: every command start (the
+//!   `before_tool` hook, `command_starts`) sends what is held and forgets the file, so the
+//!   first append of a command is sent at once and its errors (missing directory,
+//!   full disk) are reported by the command that caused them. `for ...; do echo $i
+//!   >> f && ...; done` is one host call per `echo`, each checked before `&&`;
 //! - any other filesystem operation, on any path, first sends what is held, so the
 //!   script always observes its own writes in order; only `lstat` of the file being
 //!   appended to is answered here (its size grown by what is held), since bashkit
@@ -17,15 +20,24 @@
 //!   (the run polls `flush_stale`), and when the run ends. So other runs see the
 //!   file grow with at most that delay.
 //!
-//! A failure of a held-back append is reported on stderr as a write error, since the
-//! command that caused it may already have finished.
+//! A held-back append that fails is never only a stderr line. The failure is kept
+//! for its file: the writer's next append to it returns the error (so a streaming
+//! command stops with a write error), the guest's own streaming commands (`cat`,
+//! `head`, command components) check `finish` before they return their status, and
+//! whatever is left when the next command starts or the run ends is reported on
+//! stderr and makes the run fail. The one
+//! case where the status comes too late is the tail of a streaming command that is
+//! bashkit's (`grep`, `tr`, `seq`, `yes`): bashkit has no hook at a command's end
+//! that keeps its output bytes intact, so that tail is sent when the next command
+//! starts, and a failure then is reported there and fails the run.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use bashkit::Metadata;
+use bashkit::hooks::{HookAction, Interceptor, ToolEvent};
 
-use crate::computer::workspace::fs;
+use crate::computer::workspace::fs::{self, FsError};
 use crate::fs_errors;
 use crate::output::{self, Stream};
 
@@ -36,11 +48,20 @@ pub const MAX_AGE: Duration = Duration::from_millis(20);
 
 #[derive(Default)]
 pub struct Appends {
-    state: Mutex<Option<Pending>>,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    burst: Option<Burst>,
+    /// A held-back append that failed, not yet reported to a writer.
+    failed: Option<Failure>,
+    /// Whether a failure was reported where no command could fail for it.
+    lost: bool,
 }
 
 /// Appends to `path` after the one that was sent.
-struct Pending {
+struct Burst {
     path: String,
     data: Vec<u8>,
     /// When the first held byte arrived.
@@ -49,8 +70,61 @@ struct Pending {
     sent_metadata: Option<Metadata>,
 }
 
+/// A held-back append to `path` that the host refused.
+pub struct Failure {
+    pub path: String,
+    pub error: FsError,
+}
+
+impl Failure {
+    /// The line a command prints for it: `NAME: write error: PATH: REASON`.
+    pub fn message(&self, name: &str) -> String {
+        format!(
+            "{name}: write error: {}: {}\n",
+            self.path,
+            fs_errors::strerror(self.error.code)
+        )
+    }
+}
+
+impl State {
+    /// Send what is held for the current burst, keeping it going; a failure is kept.
+    fn send_held(&mut self) {
+        let Some(burst) = self.burst.as_mut() else {
+            return;
+        };
+        if burst.data.is_empty() {
+            return;
+        }
+        let data = std::mem::take(&mut burst.data);
+        burst.since = None;
+        burst.sent_metadata = None;
+        if let Err(error) = fs::append(&burst.path, &data) {
+            let path = burst.path.clone();
+            self.burst = None;
+            self.keep_failure(Failure { path, error });
+        }
+    }
+
+    /// Keep the first failure; a later one while it is pending is reported at once
+    /// (two files lost data: the first is still owed to its writer).
+    fn keep_failure(&mut self, failure: Failure) {
+        if self.failed.is_some() {
+            report(&failure);
+            self.lost = true;
+        } else {
+            self.failed = Some(failure);
+        }
+    }
+
+    /// The kept failure of `path`, handed to its writer.
+    fn take_failure_of(&mut self, path: &str) -> Option<Failure> {
+        self.failed.take_if(|f| f.path == path)
+    }
+}
+
 impl Appends {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Pending>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -58,24 +132,29 @@ impl Appends {
     /// else sent at once (after what is held for another file).
     pub fn append(&self, path: &str, data: &[u8]) -> bashkit::Result<()> {
         let mut state = self.lock();
-        if let Some(pending) = state.as_mut().filter(|p| p.path == path) {
-            if pending.data.is_empty() {
-                pending.since = Some(Instant::now());
+        if let Some(failure) = state.take_failure_of(path) {
+            return Err(fs_errors::convert(failure.error));
+        }
+        if let Some(burst) = state.burst.as_mut().filter(|b| b.path == path) {
+            if burst.data.is_empty() {
+                burst.since = Some(Instant::now());
             }
-            pending.data.extend_from_slice(data);
-            if pending.data.len() < FLUSH_BYTES {
+            burst.data.extend_from_slice(data);
+            if burst.data.len() < FLUSH_BYTES {
                 return Ok(());
             }
-            let data = std::mem::take(&mut pending.data);
-            pending.since = None;
-            pending.sent_metadata = None;
-            return fs::append(path, &data).map_err(fs_errors::convert);
+            let data = std::mem::take(&mut burst.data);
+            burst.since = None;
+            burst.sent_metadata = None;
+            return fs::append(path, &data).map_err(|e| {
+                state.burst = None;
+                fs_errors::convert(e)
+            });
         }
-        if let Some(other) = state.take() {
-            send(other);
-        }
+        state.send_held();
+        state.burst = None;
         crate::workspace_fs::with_tmp(path, || fs::append(path, data))?;
-        *state = Some(Pending {
+        state.burst = Some(Burst {
             path: path.to_string(),
             data: Vec::new(),
             since: None,
@@ -88,72 +167,94 @@ impl Appends {
     /// `None` for any other path (the caller flushes and asks the host).
     pub fn lstat(&self, path: &str) -> Option<bashkit::Result<Metadata>> {
         let mut state = self.lock();
-        let pending = state.as_mut().filter(|p| p.path == path)?;
-        if pending.sent_metadata.is_none() {
-            if !pending.data.is_empty() {
+        let burst = state.burst.as_mut().filter(|b| b.path == path)?;
+        if burst.sent_metadata.is_none() {
+            if !burst.data.is_empty() {
                 // Nothing known about the file yet: send and ask.
-                let data = std::mem::take(&mut pending.data);
-                pending.since = None;
+                let data = std::mem::take(&mut burst.data);
+                burst.since = None;
                 if let Err(e) = fs::append(path, &data) {
+                    state.burst = None;
                     return Some(Err(fs_errors::convert(e)));
                 }
             }
             match fs::lstat(path) {
                 Ok(stat) if stat.kind == fs::NodeKind::File => {
-                    pending.sent_metadata = Some(crate::workspace_fs::metadata(&stat));
+                    burst.sent_metadata = Some(crate::workspace_fs::metadata(&stat));
                 }
                 Ok(stat) => return Some(Ok(crate::workspace_fs::metadata(&stat))),
                 Err(e) => return Some(Err(fs_errors::convert(e))),
             }
         }
-        let mut meta = pending.sent_metadata.clone()?;
-        meta.size += pending.data.len() as u64;
+        let mut meta = burst.sent_metadata.clone()?;
+        meta.size += burst.data.len() as u64;
         Some(Ok(meta))
     }
 
-    /// Send what is held. Called before every other operation.
+    /// Send what is held and end the burst, so the next append is sent at once.
+    /// Called before every other operation and at every command start; a failure is
+    /// kept for the file's writer (see the module notes).
     pub fn flush(&self) {
         let mut state = self.lock();
-        if state.as_ref().is_some_and(|p| !p.data.is_empty()) {
-            if let Some(pending) = state.take() {
-                send(pending);
-            }
-        } else {
-            // Nothing held: drop the burst, so the next append starts a new one.
-            *state = None;
+        state.send_held();
+        state.burst = None;
+    }
+
+    /// A command starts: end the burst, and report a failure no writer took.
+    pub fn command_starts(&self) {
+        let mut state = self.lock();
+        state.send_held();
+        state.burst = None;
+        if let Some(failure) = state.failed.take() {
+            report(&failure);
+            state.lost = true;
         }
+    }
+
+    /// For a command of the guest's own at its end: send what is held, and hand over
+    /// a held-back append that failed since, which the command must fail for.
+    pub fn finish(&self) -> Option<Failure> {
+        let mut state = self.lock();
+        state.send_held();
+        state.burst = None;
+        state.failed.take()
+    }
+
+    /// At the end of the run: send what is held; whether every held-back append
+    /// reached the workspace. A failure nobody was told of is reported here.
+    pub fn finish_run(&self) -> bool {
+        let failure = self.finish();
+        let mut state = self.lock();
+        if let Some(failure) = failure {
+            report(&failure);
+            state.lost = true;
+        }
+        !state.lost
     }
 
     /// Send what is held if it has waited `MAX_AGE`; keeps the burst going.
     pub fn flush_stale(&self) {
         let mut state = self.lock();
-        let Some(pending) = state.as_mut() else {
-            return;
-        };
-        if pending.since.is_some_and(|t| t.elapsed() >= MAX_AGE) {
-            let data = std::mem::take(&mut pending.data);
-            pending.since = None;
-            pending.sent_metadata = None;
-            if let Err(e) = fs::append(&pending.path, &data) {
-                report(&pending.path, e);
-            }
+        let stale = state
+            .burst
+            .as_ref()
+            .is_some_and(|b| b.since.is_some_and(|t| t.elapsed() >= MAX_AGE));
+        if stale {
+            state.send_held();
         }
     }
 }
 
-fn send(pending: Pending) {
-    if pending.data.is_empty() {
-        return;
-    }
-    if let Err(e) = fs::append(&pending.path, &pending.data) {
-        report(&pending.path, e);
-    }
+/// The `before_tool` hook: a command starts (`WorkspaceFs::command_starts`), so the
+/// burst before it ends, and a failure still owed to an earlier command is reported
+/// now (its writer is done).
+pub fn hook(fs: std::sync::Arc<crate::workspace_fs::WorkspaceFs>) -> Interceptor<ToolEvent> {
+    Box::new(move |event: ToolEvent| {
+        fs.command_starts();
+        HookAction::Continue(event)
+    })
 }
 
-fn report(path: &str, e: fs::FsError) {
-    let message = format!(
-        "bash: write error: {path}: {}\n",
-        fs_errors::strerror(e.code)
-    );
-    output::write(Stream::Stderr, message.as_bytes());
+fn report(failure: &Failure) {
+    output::write(Stream::Stderr, failure.message("bash").as_bytes());
 }

@@ -179,6 +179,7 @@ impl Command for Cat {
                 return Ok(CommandStatus::with_code(1));
             }
         };
+        let stdin_cut = self.fs.stdin_is_device_prefix();
         let mut status = 0;
         let mut lines = Lines::new();
         let mut rendered = Vec::new();
@@ -192,14 +193,14 @@ impl Command for Cat {
                     continue;
                 }
             };
-            let mut reader = Reader::new(&source, &ctx.stdin);
+            let mut reader = Reader::new(&source, &ctx.stdin).stdin_cut(stdin_cut);
             loop {
                 let piece = match reader.next().await {
                     Ok(Some(piece)) => piece,
                     Ok(None) => break,
                     Err(ReadError::Shell(e)) => return Err(e),
-                    Err(ReadError::Fs(code)) => {
-                        let text = format!("cat: {file}: {}\n", fs_errors::strerror(code));
+                    Err(e) => {
+                        let text = e.message("cat", file).unwrap_or_default();
                         ctx.stderr.write_all(text.as_bytes()).await?;
                         status = 1;
                         break;
@@ -214,6 +215,7 @@ impl Command for Cat {
                 }
             }
         }
+        let status = crate::streaming::written_status(&self.fs, "cat", &ctx.stderr, status).await?;
         Ok(CommandStatus::with_code(status))
     }
 }

@@ -14,7 +14,8 @@ use crate::aliases;
 use crate::cat::Cat;
 use crate::chmod::Chmod;
 use crate::diff::Diff;
-use crate::fileops::{Cp, Mv};
+use crate::fileops::{Cp, Mv, Rm};
+use crate::head::Head;
 use crate::ls::Ls;
 use crate::realpath::Realpath;
 use crate::stat::Stat;
@@ -46,6 +47,7 @@ pub fn replacements(fs: &Arc<WorkspaceFs>) -> Vec<(&'static str, Box<dyn bashkit
         ("diff", Box::new(Diff)),
         ("cp", Box::new(Cp)),
         ("mv", Box::new(Mv)),
+        ("rm", Box::new(Rm)),
         ("zip", Box::new(Zip)),
         ("unzip", Box::new(Unzip)),
         ("zcat", Box::new(aliases::ZCAT)),
@@ -56,6 +58,12 @@ pub fn replacements(fs: &Arc<WorkspaceFs>) -> Vec<(&'static str, Box<dyn bashkit
 /// piece and writes as it goes.
 pub fn streaming_cat(fs: &Arc<WorkspaceFs>) -> Cat {
     Cat { fs: fs.clone() }
+}
+
+/// `head`, streaming (see `head`): it stops reading once it has what was asked for,
+/// so endless inputs (`/dev/zero`, `cat /dev/urandom |`) work.
+pub fn streaming_head(fs: &Arc<WorkspaceFs>) -> Head {
+    Head { fs: fs.clone() }
 }
 
 /// Whether bashkit's built-in command `name` is offered.

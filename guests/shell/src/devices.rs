@@ -4,9 +4,13 @@
 //! - `/dev/null`, `/dev/zero`, `/dev/random`, `/dev/urandom`. Redirections to
 //!   `/dev/null` and `/dev/std*` never reach the filesystem (bashkit handles them);
 //!   these cover commands that open the paths themselves (`cat /dev/null`,
-//!   `head -c 16 /dev/urandom`, `cp /dev/null f`). Reads of the endless devices are
-//!   bounded, as in bashkit's own filesystem: commands read whole files, so an endless
-//!   one would never return.
+//!   `head -c 16 /dev/urandom`, `cp /dev/null f`). The guest's streaming commands
+//!   (`cat`, `head`) read the endless devices piece by piece, for as long as they
+//!   want (`Device::piece`). A whole read (every other command, and an input
+//!   redirection `< /dev/zero`, which bashkit reads whole) gets a bounded prefix:
+//!   an endless file read whole would never return. When the guest's `cat` or `head`
+//!   runs out of such a redirected device before it has what it was asked for, it
+//!   says so and fails (`WorkspaceFs::stdin_is_device_prefix`).
 //! - `/dev` and `/tmp` as directories when the workspace has none. `/tmp` is created
 //!   for real by the first write below it (see `workspace_fs::with_tmp`).
 //!
@@ -20,10 +24,14 @@ use crate::bin_stubs;
 use crate::computer::workspace::fs::{self, FsError, NodeKind, NodeStat};
 use crate::fs_errors;
 
-/// Bytes one read of `/dev/zero` returns.
-const ZERO_READ_BYTES: usize = 1 << 20;
-/// Bytes one read of `/dev/random` or `/dev/urandom` returns.
-const RANDOM_READ_BYTES: usize = 8192;
+/// Bytes a whole read of `/dev/zero` returns.
+const ZERO_WHOLE_BYTES: usize = 1 << 20;
+/// Bytes a whole read of `/dev/random` or `/dev/urandom` returns. Small: bashkit
+/// turns a redirected input into text as well, which costs about 35 µs per byte of
+/// random data (8 KiB: 0.3 s).
+const RANDOM_WHOLE_BYTES: usize = 8 << 10;
+/// Bytes one piece of a streamed read returns.
+const PIECE_BYTES: usize = 64 << 10;
 
 pub const TMP: &str = "/tmp";
 pub const TMP_MODE: u32 = 0o1777;
@@ -60,12 +68,31 @@ impl Device {
         }
     }
 
+    /// Whether reading never reaches an end.
+    pub fn is_endless(self) -> bool {
+        self != Device::Null
+    }
+
+    /// The device read whole: bounded for the endless ones (see the module notes).
     pub fn read(self) -> Vec<u8> {
         match self {
             Device::Null => Vec::new(),
-            Device::Zero => vec![0; ZERO_READ_BYTES],
+            Device::Zero => self.bytes(ZERO_WHOLE_BYTES),
+            Device::Random | Device::Urandom => self.bytes(RANDOM_WHOLE_BYTES),
+        }
+    }
+
+    /// The next piece of a streamed read; empty at the end (`/dev/null` only).
+    pub fn piece(self) -> Vec<u8> {
+        self.bytes(PIECE_BYTES)
+    }
+
+    fn bytes(self, len: usize) -> Vec<u8> {
+        match self {
+            Device::Null => Vec::new(),
+            Device::Zero => vec![0; len],
             Device::Random | Device::Urandom => {
-                crate::wasi::random::random::get_random_bytes(RANDOM_READ_BYTES as u64)
+                crate::wasi::random::random::get_random_bytes(len as u64)
             }
         }
     }

@@ -22,6 +22,7 @@ mod devices;
 mod diff;
 mod fileops;
 mod fs_errors;
+mod head;
 mod limits;
 mod local_time;
 mod ls;

@@ -87,8 +87,10 @@ pub fn run(request: RunRequest) -> RunOutcome {
             never = flush_appends(&fs) => match never {},
         }
     });
-    fs.appends().flush();
+    let all_written = fs.appends().finish_run();
     let code = match result {
+        // An append the script was told had succeeded did not reach the workspace.
+        Ok(r) if r.exit_code == 0 && !all_written => 1,
         Ok(r) => r.exit_code,
         // The sink already said why.
         Err(_) if breached.load(std::sync::atomic::Ordering::Relaxed) => EXIT_LIMIT,
@@ -122,7 +124,8 @@ fn build_shell(
         .rootfs(false)
         .builtin_filter(commands::keep)
         .command_resolver(Arc::new(crate::unavailable::Resolver))
-        .before_tool(crate::printf_nul::hook());
+        .before_tool(crate::printf_nul::hook())
+        .before_tool(crate::appends::hook(fs.clone()));
     for (key, value) in env {
         builder = builder.env(key, value);
     }
@@ -130,6 +133,7 @@ fn build_shell(
         builder = builder.builtin(name, builtin);
     }
     builder = builder.command("cat", commands::streaming_cat(fs));
+    builder = builder.command("head", commands::streaming_head(fs));
     // After the guest's own: a command the workspace registered under a
     // built-in's name (`grep`) is the one its owner wants.
     for name in workspace_commands::listed() {

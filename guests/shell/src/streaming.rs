@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use bashkit::CommandInput;
+use bashkit::{CommandInput, CommandOutput};
 
 use crate::computer::workspace::fs::{self, ErrorCode, NodeKind};
 use crate::devices::Device;
@@ -59,6 +59,8 @@ pub struct Reader<'a> {
     stdin: &'a CommandInput,
     offset: u64,
     done: bool,
+    /// stdin is the bounded whole read of an endless device: its end is a cut.
+    stdin_cut: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -68,7 +70,15 @@ impl<'a> Reader<'a> {
             stdin,
             offset: 0,
             done: false,
+            stdin_cut: false,
         }
+    }
+
+    /// Whether stdin is a redirected endless device (`< /dev/zero`, see
+    /// `WorkspaceFs::stdin_is_device_prefix`): reaching its end is an error.
+    pub fn stdin_cut(mut self, cut: bool) -> Reader<'a> {
+        self.stdin_cut = cut;
+        self
     }
 
     /// The next piece; `Ok(None)` at the end.
@@ -80,11 +90,15 @@ impl<'a> Reader<'a> {
             Source::Stdin => {
                 let chunk = self.stdin.read_chunk().await.map_err(ReadError::Shell)?;
                 self.done = chunk.is_none();
+                if self.done && self.stdin_cut {
+                    return Err(ReadError::CutDevice);
+                }
                 Ok(chunk)
             }
             Source::Device(device) => {
-                self.done = true;
-                Ok(Some(device.read()))
+                let piece = device.piece();
+                self.done = piece.is_empty();
+                Ok((!piece.is_empty()).then_some(piece))
             }
             Source::File(path) => {
                 let bytes = read_range(path, self.offset).map_err(ReadError::Fs)?;
@@ -107,4 +121,43 @@ pub enum ReadError {
     Fs(ErrorCode),
     /// A shell error (cancellation, budget) that must end the command.
     Shell(bashkit::Error),
+    /// The end of a redirected endless device, which bashkit reads whole and so
+    /// bounded: more was wanted than it holds.
+    CutDevice,
+}
+
+impl ReadError {
+    /// The line `cmd` prints for a read error of the operand `file` (`None` for a
+    /// shell error, which ends the command).
+    pub fn message(&self, cmd: &str, file: &str) -> Option<String> {
+        match self {
+            ReadError::Fs(code) => Some(format!(
+                "{cmd}: {file}: {}\n",
+                crate::fs_errors::strerror(*code)
+            )),
+            ReadError::CutDevice => Some(format!(
+                "{cmd}: standard input: an endless device read through '<' is cut short \
+                 here (the shell reads a redirection whole); name it as an operand \
+                 instead (`{cmd} /dev/zero`, `cat /dev/urandom | ...`)\n"
+            )),
+            ReadError::Shell(_) => None,
+        }
+    }
+}
+
+/// The exit status of a guest command that wrote output, once what it wrote is in the
+/// workspace: a held-back append that failed makes it fail as a write error would
+/// (see `appends`).
+pub async fn written_status(
+    fs: &WorkspaceFs,
+    name: &str,
+    stderr: &CommandOutput,
+    status: i32,
+) -> bashkit::Result<i32> {
+    let Some(failure) = fs.appends().finish() else {
+        return Ok(status);
+    };
+    // stderr may be the file that failed; the status says it either way.
+    let _ = stderr.write_all(failure.message(name).as_bytes()).await;
+    Ok(if status == 0 { 1 } else { status })
 }

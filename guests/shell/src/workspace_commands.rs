@@ -88,7 +88,12 @@ impl Command for WorkspaceCommand {
                     Ok(Some(chunk)) if !chunk.is_empty() => invocation.feed(&chunk),
                     _ => invocation.feed(&[]),
                 },
-                Event::Exited(code) => return Ok(CommandStatus::with_code(code)),
+                Event::Exited(code) => {
+                    let code =
+                        crate::streaming::written_status(&self.fs, ctx.name, &ctx.stderr, code)
+                            .await?;
+                    return Ok(CommandStatus::with_code(code));
+                }
             }
         }
     }

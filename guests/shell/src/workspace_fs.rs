@@ -19,6 +19,7 @@
 //! `/tmp` leaves nothing behind.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use bashkit::{DirEntry, FileSystem, FileSystemExt, FileType, Metadata, async_trait};
@@ -39,13 +40,42 @@ const DIR_SIZE: u64 = 4096;
 
 pub struct WorkspaceFs {
     appends: Appends,
+    device_reads: Mutex<DeviceReads>,
+}
+
+/// Whole reads of an endless device, tracked across command starts: an input
+/// redirection is read before its command starts, so a read since the last start
+/// that is followed by a start was that command's stdin.
+#[derive(Default)]
+struct DeviceReads {
+    since_last_start: bool,
+    stdin_of_current: bool,
 }
 
 impl WorkspaceFs {
     pub fn new() -> WorkspaceFs {
         WorkspaceFs {
             appends: Appends::default(),
+            device_reads: Mutex::default(),
         }
+    }
+
+    fn device_reads(&self) -> std::sync::MutexGuard<'_, DeviceReads> {
+        self.device_reads.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A command starts (bashkit's `before_tool` hook): see `appends` and
+    /// `DeviceReads`.
+    pub fn command_starts(&self) {
+        self.appends.command_starts();
+        let mut reads = self.device_reads();
+        reads.stdin_of_current = std::mem::take(&mut reads.since_last_start);
+    }
+
+    /// Whether the command that just started has, as its stdin, the bounded whole
+    /// read of an endless device (`< /dev/zero`): running out of it is not its end.
+    pub fn stdin_is_device_prefix(&self) -> bool {
+        self.device_reads().stdin_of_current
     }
 
     /// The held-back appends, for the run to flush on a timer and at its end.
@@ -190,6 +220,9 @@ impl FileSystem for WorkspaceFs {
     async fn read_file(&self, path: &Path) -> Result<Vec<u8>> {
         let p = wit_path(path)?;
         if let Some(device) = Device::at(&p) {
+            if device.is_endless() {
+                self.device_reads().since_last_start = true;
+            }
             return Ok(device.read());
         }
         self.settle();

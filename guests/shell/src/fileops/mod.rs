@@ -1,13 +1,15 @@
-//! `cp` and `mv`, GNU's: bashkit's ignore `-n` (mv), `-P`/`-L`/`-d`/`-p`, `-u`,
+//! `cp`, `mv` and `rm`, GNU's (see `rm` for what bashkit's got wrong there): bashkit's ignore `-n` (mv), `-P`/`-L`/`-d`/`-p`, `-u`,
 //! `-v`, `-T` and `-t`. Both work through bashkit's filesystem (so `/tmp` and the
 //! devices behave as for every other command).
 
 mod args;
 mod cp;
 mod mv;
+mod rm;
 
 pub use cp::Cp;
 pub use mv::Mv;
+pub use rm::Rm;
 
 use std::path::Path;
 
