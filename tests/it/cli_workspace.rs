@@ -5,7 +5,7 @@ use computer_tests::{Ws, computer, describe, json, one_json, run_command, text};
 
 #[test]
 fn init_creates_the_workspace_file() {
-    let ws = Ws::new();
+    let ws = Ws::without_file();
     assert!(!ws.db().exists());
     let out = ws.ok(&["init"]);
     assert_eq!(out, format!("workspace ready: {}\n", ws.db().display()));
@@ -15,7 +15,7 @@ fn init_creates_the_workspace_file() {
 
 #[test]
 fn init_json_reports_the_file_and_revision() {
-    let ws = Ws::new();
+    let ws = Ws::without_file();
     let doc = ws.json(&["init"]);
     assert_eq!(
         doc,
@@ -36,15 +36,17 @@ fn init_on_an_existing_workspace_keeps_its_content() {
 }
 
 #[test]
-fn first_use_creates_the_workspace_file() {
-    let ws = Ws::new();
-    assert_eq!(ws.ok(&["fs", "ls", "/"]), "");
+fn first_change_creates_the_workspace_file() {
+    let ws = Ws::without_file();
+    let out = run_command(&mut ws.command(&["fs", "mkdir", "/d"]), b"");
+    assert!(out.status.success(), "{}", describe(&["fs", "mkdir"], &out));
     assert!(ws.db().is_file());
+    assert_eq!(ws.names("/"), ["d"]);
 }
 
 #[test]
 fn first_use_creates_missing_parent_directories_of_the_file() {
-    let ws = Ws::new();
+    let ws = Ws::without_file();
     // Relative to the command's working directory.
     let mut cmd = computer(ws.dir());
     cmd.args(["--workspace", "deep/er/ws.db", "fs", "write", "/f"]);
@@ -55,7 +57,7 @@ fn first_use_creates_missing_parent_directories_of_the_file() {
 
 #[test]
 fn environment_variable_selects_the_workspace() {
-    let ws = Ws::new();
+    let ws = Ws::without_file();
     let mut cmd = computer(ws.dir());
     cmd.env("COMPUTER_WORKSPACE", ws.db())
         .args(["fs", "write", "/from-env.txt"]);
@@ -113,8 +115,9 @@ fn default_workspace_is_dot_computer_in_the_current_directory() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "computer: ENOENT: no such file or directory: /d/default.txt (/d does not exist)\n"
+        "computer: ENOENT: no workspace at .computer/workspace.db: the file does not exist (create one with `computer init`)\n"
     );
+    assert!(!elsewhere.path().join(".computer").exists());
 }
 
 #[test]
