@@ -1,7 +1,10 @@
 //! Copying a host directory into the workspace. Like export, the walk keeps
 //! its own stack and reopens host directories from the import root, so it
 //! holds two descriptors at any depth; a tree deeper than the workspace's
-//! path limit stops with `ENAMETOOLONG` naming the first path that does not fit.
+//! path limit stops with `ENAMETOOLONG` naming the first path that does not
+//! fit. On the workspace side it goes down by node id (each directory made
+//! private once), never resolving a path from the root, so the cost is
+//! linear in the number of entries, whatever the depth.
 
 use std::path::{Path, PathBuf};
 
@@ -9,26 +12,23 @@ use cap_std::fs::{Dir, MetadataExt};
 use rusqlite::Connection;
 
 use super::guard::{DirKey, Guard, LIVE_FILE};
-use super::{
-    CountingReader, ImportStats, Progress, ensure_dir, io_err, replace_symlink, set_attrs,
-};
+use super::{ImportStats, Progress, io_err};
 use crate::clock::now_ns;
-use crate::error::Result;
+use crate::content;
+use crate::error::{Errno, FsError, Result};
 use crate::path::WsPath;
-use crate::types::WriteOptions;
-use crate::workspace::Workspace;
+use crate::tree::{self, Node, NodeKind};
+use crate::workspace::{Touch, Workspace, will_change};
 
 enum Task {
-    Enter {
-        rel: PathBuf,
-        dest: WsPath,
-    },
+    /// Copy host directory `rel` into workspace directory `id` (at `dest`).
+    Enter { rel: PathBuf, dest: WsPath, id: i64 },
     /// Everything below is copied: give the directory its host mtime.
-    Finish {
-        dest: WsPath,
-        mtime: i64,
-    },
+    Finish { id: i64, mtime: i64 },
 }
+
+/// A host subdirectory to enter: its relative path, workspace path and node, and mtime.
+type Subdir = (PathBuf, WsPath, i64, i64);
 
 /// Where import's progress goes.
 pub(super) struct Sink<'a> {
@@ -55,27 +55,27 @@ impl Workspace {
         sink: &mut Sink<'_>,
     ) -> Result<()> {
         let guard = Guard::new();
+        let mut chain = tree::resolve_dir(c, dest)?;
+        tree::unshare_all(c, &mut chain)?;
         let mut stack = vec![Task::Enter {
             rel: PathBuf::new(),
-            dest: dest.clone(),
+            dest: chain.path(),
+            id: chain.id(),
         }];
         while let Some(task) = stack.pop() {
             match task {
-                Task::Enter { rel, dest } => {
+                Task::Enter { rel, dest, id } => {
                     let dir = open_rel(root, &rel, &dest.to_string())?;
-                    // Pushed in reverse so the stack pops them in name order.
                     let mut subdirs =
-                        self.import_entries(c, &dir, &rel, &dest, host_shown, &guard, sink)?;
-                    while let Some((rel, dest, mtime)) = subdirs.pop() {
-                        stack.push(Task::Finish {
-                            dest: dest.clone(),
-                            mtime,
-                        });
-                        stack.push(Task::Enter { rel, dest });
+                        self.import_entries(c, &dir, &rel, (&dest, id), host_shown, &guard, sink)?;
+                    // Pushed in reverse so the stack pops them in name order.
+                    while let Some((rel, dest, id, mtime)) = subdirs.pop() {
+                        stack.push(Task::Finish { id, mtime });
+                        stack.push(Task::Enter { rel, dest, id });
                     }
                 }
-                Task::Finish { dest, mtime } => {
-                    set_attrs(c, &dest, None, mtime)?;
+                Task::Finish { id, mtime } => {
+                    tree::set_mtime(c, id, mtime)?;
                     sink.stats.dirs += 1;
                 }
             }
@@ -91,11 +91,11 @@ impl Workspace {
         c: &Connection,
         dir: &Dir,
         rel: &Path,
-        dest: &WsPath,
+        (dest, dir_id): (&WsPath, i64),
         host_shown: &str,
         guard: &Guard,
         sink: &mut Sink<'_>,
-    ) -> Result<Vec<(PathBuf, WsPath, i64)>> {
+    ) -> Result<Vec<Subdir>> {
         let key = DirKey::of(dir);
         let mut entries = Vec::new();
         for entry in dir.entries().map_err(|e| io_err(host_shown, e))? {
@@ -128,24 +128,22 @@ impl Workspace {
                 .and_then(|t| t.into_std().duration_since(std::time::UNIX_EPOCH).ok())
                 .map_or_else(now_ns, |d| d.as_nanos().min(i64::MAX as u128) as i64);
             let mode = meta.mode() & 0o7777;
+            let existing = tree::lookup(c, dir_id, &name)?;
             if ft.is_dir() {
-                ensure_dir(c, &target, mode, &shown)?;
-                subdirs.push((rel.join(&name), target, mtime));
+                let id = ensure_dir(c, dir_id, &name, existing, &target, mode)?;
+                subdirs.push((rel.join(&name), target, id, mtime));
             } else if ft.is_file() {
                 let mut file = dir.open(&name).map_err(|e| io_err(&shown, e))?;
-                let mut counting = CountingReader {
-                    inner: &mut file,
-                    count: 0,
-                };
-                let opts = WriteOptions {
-                    mode: Some(mode),
-                    ..Default::default()
-                };
                 let max = self.config.max_file_size;
-                let size = self
-                    .write_from_in(c, &target, &mut counting, &opts, max, &shown)
-                    .map_err(|e| e.at(&shown))?;
-                set_attrs(c, &target, None, mtime)?;
+                let size = put_file(
+                    c,
+                    (dir_id, &name),
+                    existing,
+                    &target,
+                    &mut file,
+                    (mode, mtime),
+                    max,
+                )?;
                 sink.stats.files += 1;
                 sink.stats.bytes += size;
                 sink.prog.files_done += 1;
@@ -161,7 +159,9 @@ impl Workspace {
                         .push(format!("{shown}: symlink target is not UTF-8"));
                     continue;
                 };
-                replace_symlink(c, &target, &link, &shown)?;
+                clear(c, dir_id, &name, existing, &target)?;
+                let id = tree::insert_node(c, NodeKind::Symlink, 0o777, now_ns(), Some(&link))?;
+                tree::link(c, dir_id, &name, id)?;
                 sink.stats.symlinks += 1;
             } else {
                 sink.stats
@@ -171,6 +171,81 @@ impl Workspace {
         }
         Ok(subdirs)
     }
+}
+
+/// A private directory at `name` in `dir` with `mode`, kept if there is
+/// one, replacing anything else. Returns its id.
+fn ensure_dir(
+    c: &Connection,
+    dir: i64,
+    name: &str,
+    existing: Option<Node>,
+    target: &WsPath,
+    mode: u32,
+) -> Result<i64> {
+    let shown = target.to_string();
+    if let Some(node) = existing.clone().filter(|n| n.kind == NodeKind::Directory) {
+        will_change(c, target, Touch::Node, &shown)?;
+        let node = tree::private_child(c, dir, name, node)?;
+        crate::ops::set_mode(c, node.id, mode)?;
+        return Ok(node.id);
+    }
+    clear(c, dir, name, existing, target)?;
+    let id = tree::insert_node(c, NodeKind::Directory, mode, now_ns(), None)?;
+    tree::link(c, dir, name, id)?;
+    Ok(id)
+}
+
+/// Removes what is at `name` (a link is replaced, never written through).
+fn clear(
+    c: &Connection,
+    dir: i64,
+    name: &str,
+    existing: Option<Node>,
+    target: &WsPath,
+) -> Result<()> {
+    let shown = target.to_string();
+    match existing {
+        Some(node) => {
+            will_change(c, target, Touch::Subtree, &shown)?;
+            tree::unlink(c, dir, name, node.id)
+        }
+        None => will_change(c, target, Touch::Node, &shown),
+    }
+}
+
+/// Streams a host file into `name` of `dir`, replacing a file or link
+/// there (a directory there is `EISDIR`). Returns its size.
+fn put_file(
+    c: &Connection,
+    (dir, name): (i64, &str),
+    existing: Option<Node>,
+    target: &WsPath,
+    file: &mut dyn std::io::Read,
+    (mode, mtime): (u32, i64),
+    max: u64,
+) -> Result<u64> {
+    let shown = target.to_string();
+    if existing
+        .as_ref()
+        .is_some_and(|n| n.kind == NodeKind::Directory)
+    {
+        return Err(FsError::new(Errno::EISDIR, &shown));
+    }
+    let id = tree::insert_node(c, NodeKind::File, mode, mtime, None)?;
+    let size =
+        content::fill_from_reader(c, id, file, max, &shown, mtime).map_err(|e| e.at(&shown))?;
+    match existing {
+        Some(old) => {
+            will_change(c, target, Touch::Subtree, &shown)?;
+            tree::repoint(c, dir, name, old.id, id)?;
+        }
+        None => {
+            will_change(c, target, Touch::Node, &shown)?;
+            tree::link(c, dir, name, id)?;
+        }
+    }
+    Ok(size)
 }
 
 /// Totals for the progress bar: (files, bytes), walked like the import.

@@ -6,19 +6,16 @@ mod export;
 mod guard;
 mod import;
 
-use std::io::Read;
 use std::path::Path;
 
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
-use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::clock::now_ns;
 use crate::error::{FsError, Result};
 use crate::path::WsPath;
-use crate::tree::{self, Lookup, NodeKind};
-use crate::workspace::{Touch, Workspace, will_change};
+use crate::tree;
+use crate::workspace::Workspace;
 
 /// Progress of a long import, for a progress bar.
 #[derive(Debug, Clone, Default)]
@@ -135,79 +132,4 @@ impl Workspace {
             },
         )
     }
-}
-
-pub(super) struct CountingReader<'a> {
-    pub inner: &'a mut dyn Read,
-    pub count: u64,
-}
-
-impl Read for CountingReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count += n as u64;
-        Ok(n)
-    }
-}
-
-/// A directory at `target`: kept if there is one, replacing anything else.
-pub(super) fn ensure_dir(c: &Connection, target: &WsPath, mode: u32, shown: &str) -> Result<()> {
-    match tree::resolve(c, target, false)? {
-        Lookup::Found(chain) if chain.kind() == NodeKind::Directory => {
-            set_attrs(c, target, Some(mode), now_ns())
-        }
-        Lookup::Found(mut chain) => {
-            will_change(c, &chain.path(), Touch::Subtree, shown)?;
-            let n = chain.steps.len();
-            tree::unshare(c, &mut chain, n - 1)?;
-            let step = chain.steps[n - 1].clone();
-            tree::unlink(c, step.parent, &step.name, step.node.id)?;
-            ensure_dir(c, target, mode, shown)
-        }
-        Lookup::Missing { mut parent, name } => {
-            will_change(c, &parent.path().join(&name), Touch::Node, shown)?;
-            tree::unshare_all(c, &mut parent)?;
-            let id = tree::insert_node(c, NodeKind::Directory, mode, now_ns(), None)?;
-            tree::link(c, parent.id(), &name, id)
-        }
-    }
-}
-
-pub(super) fn replace_symlink(
-    c: &Connection,
-    target: &WsPath,
-    link: &str,
-    shown: &str,
-) -> Result<()> {
-    match tree::resolve(c, target, false)? {
-        Lookup::Found(mut chain) => {
-            will_change(c, &chain.path(), Touch::Subtree, shown)?;
-            let n = chain.steps.len();
-            tree::unshare(c, &mut chain, n - 1)?;
-            let step = chain.steps[n - 1].clone();
-            tree::unlink(c, step.parent, &step.name, step.node.id)?;
-            replace_symlink(c, target, link, shown)
-        }
-        Lookup::Missing { mut parent, name } => {
-            will_change(c, &parent.path().join(&name), Touch::Node, shown)?;
-            tree::unshare_all(c, &mut parent)?;
-            let id = tree::insert_node(c, NodeKind::Symlink, 0o777, now_ns(), Some(link))?;
-            tree::link(c, parent.id(), &name, id)
-        }
-    }
-}
-
-pub(super) fn set_attrs(
-    c: &Connection,
-    target: &WsPath,
-    mode: Option<u32>,
-    mtime: i64,
-) -> Result<()> {
-    let mut chain = tree::resolve_existing(c, target, false)?;
-    tree::unshare_all(c, &mut chain)?;
-    if let Some(mode) = mode {
-        c.prepare_cached("UPDATE nodes SET mode = ?2 WHERE id = ?1")?
-            .execute(rusqlite::params![chain.id(), (mode & 0o7777) as i64])?;
-    }
-    tree::set_mtime(c, chain.id(), mtime)
 }
