@@ -129,7 +129,7 @@ fn check_entries(
         *incoming.entry(child).or_default() += 1;
         children.entry(dir).or_default().push(child);
     }
-    if !nodes.get(&ROOT_ID).is_some_and(|r| r.kind == 2) {
+    if nodes.get(&ROOT_ID).is_none_or(|r| r.kind != 2) {
         report.problems.push(format!(
             "tree: the root (node {ROOT_ID}) is missing or not a directory"
         ));

@@ -32,7 +32,7 @@ fn nesting_by_rename_stops_at_the_path_limit() {
     );
     // Every level is two bytes ("/x"): the deepest path fits the limit.
     assert_eq!(depth, MAX_PATH / 2);
-    let deepest = format!("{}", "/x".repeat(depth));
+    let deepest = "/x".repeat(depth);
     assert!(ws.stat(&deepest).is_ok());
 }
 
