@@ -80,9 +80,9 @@ fn put_hashed_chunk(conn: &Connection, data: &[u8], hash: &[u8; 32]) -> Result<i
             None => {
                 crate::quota::charge(conn, data.len() as u64)?;
                 conn.prepare_cached(
-                    "INSERT INTO chunks (id, hash, size, refs, data) VALUES (?1, ?2, ?3, 1, ?4)",
+                    "INSERT INTO chunks (id, hash, size, refs, data, crc) VALUES (?1, ?2, ?3, 1, ?4, ?5)",
                 )?
-                .execute(params![id, &hash[..], data.len() as i64, data])?;
+                .execute(params![id, &hash[..], data.len() as i64, data, crc32fast::hash(data)])?;
                 return Ok(id);
             }
             Some(h) if h[..] == hash[..] => {
@@ -231,11 +231,13 @@ fn chunk_data(conn: &Connection, id: i64) -> Result<Vec<u8>> {
 }
 
 /// Every read of chunk data goes through [`with_chunk`] with this query.
-const CHUNK_QUERY: &str = "SELECT data, hash FROM chunks WHERE id = ?1";
+const CHUNK_QUERY: &str = "SELECT data, hash, crc FROM chunks WHERE id = ?1";
 
-/// Calls `f` with the bytes of chunk `id` once they match the sha256 they
-/// were stored under: a chunk changed in the file (bit rot, a bad copy, an
-/// edit) fails the read with `EIO` instead of being handed out.
+/// Calls `f` with the bytes of chunk `id` once they match the CRC-32 they
+/// were stored with (the sha256 for chunks stored before there was one): a
+/// chunk changed in the file (bit rot, a bad copy, an edit) fails the read
+/// with `EIO` instead of being handed out. The CRC is the cheap check
+/// (BENCHMARKS.md "Chunk checks on read"); `fsck` checks the sha256 as well.
 fn with_chunk<T>(
     stmt: &mut rusqlite::CachedStatement<'_>,
     id: i64,
@@ -244,8 +246,14 @@ fn with_chunk<T>(
     let mut rows = stmt.query([id])?;
     let row = rows.next()?.ok_or_else(|| missing_chunk(id))?;
     let data = row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
-    let hash = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
-    if Sha256::digest(data)[..] != *hash {
+    let sound = match row.get::<_, Option<u32>>(2)? {
+        Some(crc) => crc32fast::hash(data) == crc,
+        None => {
+            let hash = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+            Sha256::digest(data)[..] == *hash
+        }
+    };
+    if !sound {
         return Err(damaged_chunk(id));
     }
     f(data)
@@ -256,7 +264,7 @@ fn damaged_chunk(id: i64) -> FsError {
         Errno::EIO,
         "",
         format!(
-            "workspace is corrupt: chunk {id} does not match its sha256 (its bytes changed on disk); run `computer fsck`"
+            "workspace is corrupt: chunk {id} does not match its checksum (its bytes changed on disk); run `computer fsck`"
         ),
     )
 }

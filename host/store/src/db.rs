@@ -39,6 +39,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ),
     ("0009_net", include_str!("../migrations/0009_net.sql")),
     ("0010_quota", include_str!("../migrations/0010_quota.sql")),
+    (
+        "0011_chunk_crc",
+        include_str!("../migrations/0011_chunk_crc.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

@@ -2,7 +2,7 @@
 //! one read transaction, and changes nothing: the tree (every entry points
 //! at a node, every directory is reachable once per entry and never from
 //! below itself), the reference counts of nodes and chunks, each file's
-//! chunk list against its size, every chunk's bytes against its sha256,
+//! chunk list against its size, every chunk's bytes against its sha256 and CRC-32,
 //! the quota's running total, and SQLite's own `quick_check`.
 
 use std::collections::HashMap;
@@ -255,7 +255,7 @@ fn check_files(
 /// Each chunk's bytes against its sha256 and its count against its uses,
 /// and the quota's running total against the sum.
 fn check_chunks(c: &Connection, uses: &HashMap<i64, i64>, report: &mut FsckReport) -> Result<()> {
-    let mut stmt = c.prepare("SELECT id, hash, size, refs, data FROM chunks ORDER BY id")?;
+    let mut stmt = c.prepare("SELECT id, hash, size, refs, data, crc FROM chunks ORDER BY id")?;
     let mut rows = stmt.query([])?;
     let mut total = 0i64;
     while let Some(row) = rows.next()? {
@@ -264,9 +264,14 @@ fn check_chunks(c: &Connection, uses: &HashMap<i64, i64>, report: &mut FsckRepor
         let data = row.get_ref(4)?.as_blob().map_err(rusqlite::Error::from)?;
         report.chunks += 1;
         total += size;
+        let crc: Option<u32> = row.get(5)?;
         if Sha256::digest(data)[..] != *hash {
             report.problems.push(format!(
                 "chunks: chunk {id} does not match its sha256 (its bytes changed)"
+            ));
+        } else if crc.is_some_and(|crc| crc32fast::hash(data) != crc) {
+            report.problems.push(format!(
+                "chunks: chunk {id} does not match its crc32 (its bytes match the sha256: the crc changed)"
             ));
         }
         if data.len() as i64 != size {

@@ -39,7 +39,7 @@ fn a_chunk_whose_bytes_changed_fails_every_read_with_eio() {
         let e = ws.read(path).unwrap_err();
         assert_eq!(e.code, Errno::EIO, "{e}");
         assert!(
-            e.message.contains(path) && e.message.contains("sha256"),
+            e.message.contains(path) && e.message.contains("checksum"),
             "{e}"
         );
         let e = ws.read_range(path, 10, Some(5)).unwrap_err();
@@ -126,6 +126,38 @@ fn fsck_finds_a_directory_inside_itself() {
     assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
     assert!(
         report.problems[0].contains("is inside itself"),
+        "{:?}",
+        report.problems
+    );
+}
+
+#[test]
+fn a_chunk_stored_before_crcs_is_checked_by_its_sha256() {
+    let (_dir, db) = on_disk();
+    // What migration 0011 leaves for older chunks: no CRC.
+    flip_chunk_bytes(&db, "size = 262144");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("UPDATE chunks SET crc = NULL", [])
+        .unwrap();
+    let ws = Workspace::open(&db).unwrap();
+    assert_eq!(ws.read("/f").unwrap_err().code, Errno::EIO);
+    assert_eq!(get(&ws, "/d/small.txt"), "small\n");
+}
+
+#[test]
+fn fsck_checks_the_crc_too() {
+    let (_dir, db) = on_disk();
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("UPDATE chunks SET crc = crc + 1 WHERE size = 262144", [])
+        .unwrap();
+    let ws = Workspace::open(&db).unwrap();
+    assert_eq!(ws.read("/f").unwrap_err().code, Errno::EIO);
+    let report = ws.fsck().unwrap();
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    assert!(
+        report.problems[0].contains("does not match its crc32"),
         "{:?}",
         report.problems
     );
