@@ -1,12 +1,13 @@
 //! Opening the SQLite file: connection settings and versioned migrations.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Errno, FsError, Result};
-use crate::location::Access;
+use crate::location::{self, Access};
 
 /// Migrations in order; `PRAGMA user_version` records how many have run.
 /// Adding a table is adding a file here.
@@ -88,6 +89,39 @@ pub(crate) fn open(
             }
         }
     }
+}
+
+/// Makes a new workspace file at `path` whole or not at all: it is built
+/// under a temporary name in the same directory and linked into place, so
+/// a process killed while creating it leaves no empty file at `path` (which
+/// every later open would refuse as a truncated workspace). If another
+/// process links its file first, that one is kept.
+pub(crate) fn create(path: &Path, durability: Durability, busy_timeout: Duration) -> Result<()> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let tmp = location::with_suffix(path, &format!(".creating-{}-{n}", std::process::id()));
+    let shown = path.display().to_string();
+    let clean = || {
+        for suffix in location::SIDECARS {
+            let _ = std::fs::remove_file(location::with_suffix(&tmp, suffix));
+        }
+    };
+    clean();
+    // Closing the only connection checkpoints the WAL into the file.
+    let made = open(&tmp, Access::ReadWriteCreate, durability, busy_timeout).map(drop);
+    let linked = made.and_then(|()| match std::fs::hard_link(&tmp, path) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+            // No hard links here (some FUSE filesystems): rename, unless it appeared meanwhile.
+            if path.exists() {
+                Ok(())
+            } else {
+                std::fs::rename(&tmp, path).map_err(|e| FsError::host_io(&shown, e))
+            }
+        }
+        _ => Ok(()),
+    });
+    clean();
+    linked
 }
 
 fn is_busy(e: &rusqlite::Error) -> bool {

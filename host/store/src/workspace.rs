@@ -80,6 +80,12 @@ impl Workspace {
             // Nothing can be written, audit rows included.
             config.audit = false;
         }
+        let access = if access == location::Access::ReadWriteCreate {
+            db::create(path, config.durability, config.busy_timeout)?;
+            location::Access::ReadWrite
+        } else {
+            access
+        };
         let conn = db::open(path, access, config.durability, config.busy_timeout)?;
         Ok(Workspace {
             conn: Mutex::new(conn),
