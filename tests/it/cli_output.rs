@@ -217,7 +217,7 @@ fn errors_of_every_kind_follow_the_contract() {
 
 #[test]
 fn usage_errors_exit_2_with_clap_messages() {
-    let ws = Ws::new();
+    let ws = Ws::without_file();
     let stderr = ws.usage_err(&["frobnicate"]);
     assert!(
         stderr.starts_with("error: unrecognized subcommand 'frobnicate'"),

@@ -5,7 +5,7 @@ use computer_tests::{Ws, computer, describe, json, one_json, run_command, text};
 
 #[test]
 fn init_creates_the_workspace_file() {
-    let ws = Ws::new();
+    let ws = Ws::without_file();
     assert!(!ws.db().exists());
     let out = ws.ok(&["init"]);
     assert_eq!(out, format!("workspace ready: {}\n", ws.db().display()));
@@ -15,7 +15,7 @@ fn init_creates_the_workspace_file() {
 
 #[test]
 fn init_json_reports_the_file_and_revision() {
-    let ws = Ws::new();
+    let ws = Ws::without_file();
     let doc = ws.json(&["init"]);
     assert_eq!(
         doc,
@@ -36,15 +36,17 @@ fn init_on_an_existing_workspace_keeps_its_content() {
 }
 
 #[test]
-fn first_use_creates_the_workspace_file() {
-    let ws = Ws::new();
-    assert_eq!(ws.ok(&["fs", "ls", "/"]), "");
+fn first_change_creates_the_workspace_file() {
+    let ws = Ws::without_file();
+    let out = run_command(&mut ws.command(&["fs", "mkdir", "/d"]), b"");
+    assert!(out.status.success(), "{}", describe(&["fs", "mkdir"], &out));
     assert!(ws.db().is_file());
+    assert_eq!(ws.names("/"), ["d"]);
 }
 
 #[test]
 fn first_use_creates_missing_parent_directories_of_the_file() {
-    let ws = Ws::new();
+    let ws = Ws::without_file();
     // Relative to the command's working directory.
     let mut cmd = computer(ws.dir());
     cmd.args(["--workspace", "deep/er/ws.db", "fs", "write", "/f"]);
@@ -55,7 +57,7 @@ fn first_use_creates_missing_parent_directories_of_the_file() {
 
 #[test]
 fn environment_variable_selects_the_workspace() {
-    let ws = Ws::new();
+    let ws = Ws::without_file();
     let mut cmd = computer(ws.dir());
     cmd.env("COMPUTER_WORKSPACE", ws.db())
         .args(["fs", "write", "/from-env.txt"]);
@@ -113,8 +115,9 @@ fn default_workspace_is_dot_computer_in_the_current_directory() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "computer: ENOENT: no such file or directory: /d/default.txt (/d does not exist)\n"
+        "computer: ENOENT: no workspace at .computer/workspace.db: the file does not exist (create one with `computer init`)\n"
     );
+    assert!(!elsewhere.path().join(".computer").exists());
 }
 
 #[test]
@@ -187,4 +190,105 @@ fn info_reports_revision_usage_and_readonly_subtrees() {
             ws.db().display()
         )
     );
+}
+
+#[test]
+fn read_only_commands_never_create_a_workspace_or_its_directories() {
+    let ws = Ws::without_file();
+    let missing = ws.host("no/such/dir/x.db");
+    for args in [
+        &["info"][..],
+        &["fs", "ls", "/"],
+        &["fs", "read", "/f"],
+        &["runs"],
+        &["audit"],
+        &["fsck"],
+        &["quota"],
+        &["export", "/", "out"],
+    ] {
+        let mut cmd = computer(ws.dir());
+        cmd.arg("--workspace").arg(&missing).args(args);
+        let out = run_command(&mut cmd, b"");
+        assert_eq!(out.status.code(), Some(1), "{}", describe(args, &out));
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "computer: ENOENT: no workspace at {}: the file does not exist (create one with `computer init`)\n",
+                missing.display()
+            )
+        );
+    }
+    assert!(!ws.host("no").exists());
+    assert!(!ws.host("out").exists());
+}
+
+#[test]
+fn an_empty_workspace_file_is_refused_not_started_afresh() {
+    let ws = Ws::without_file();
+    std::fs::write(ws.db(), b"").expect("truncate");
+    for args in [&["fs", "ls", "/"][..], &["fs", "mkdir", "/d"], &["init"]] {
+        let out = ws.run(args, "");
+        assert_eq!(out.status.code(), Some(1), "{}", describe(args, &out));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with(&format!(
+                "computer: EIO: workspace {} is an empty file (0 bytes), not a workspace",
+                ws.db().display()
+            )),
+            "{stderr}"
+        );
+    }
+    assert_eq!(std::fs::metadata(ws.db()).expect("stat").len(), 0);
+}
+
+/// Runs `computer ARGS` as the unprivileged user `nobody` (root writes anywhere).
+fn as_nobody(ws: &Ws, args: &[&str]) -> std::process::Output {
+    let mut cmd = std::process::Command::new("setpriv");
+    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(computer_tests::computer_bin())
+        .arg("--workspace")
+        .arg(ws.db())
+        .args(args)
+        .current_dir("/")
+        .env_remove("COMPUTER_WORKSPACE")
+        .env("HOME", "/nonexistent");
+    run_command(&mut cmd, b"")
+}
+
+#[test]
+fn a_workspace_this_user_cannot_write_is_still_readable() {
+    use std::os::unix::fs::PermissionsExt;
+    if std::process::Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no setpriv to run as another user");
+        return;
+    }
+    let ws = Ws::new();
+    ws.put("/notes.txt", "read me\n");
+    // The directory and the file are root's; nobody may only read them.
+    std::fs::set_permissions(ws.dir(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let out = as_nobody(&ws, &["fs", "ls", "/"]);
+    assert!(out.status.success(), "{}", describe(&["fs", "ls"], &out));
+    assert_eq!(text(&out.stdout), "notes.txt\n");
+    let out = as_nobody(&ws, &["fs", "read", "/notes.txt"]);
+    assert_eq!(
+        text(&out.stdout),
+        "read me\n",
+        "{}",
+        describe(&["fs", "read"], &out)
+    );
+    let out = as_nobody(&ws, &["info"]);
+    assert!(out.status.success(), "{}", describe(&["info"], &out));
+    // A change is refused with a reason, not attempted.
+    let out = as_nobody(&ws, &["fs", "mkdir", "/d"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        describe(&["fs", "mkdir"], &out)
+    );
+    assert!(!ws.exists("/d"));
 }

@@ -197,8 +197,9 @@ pub fn parse_error_json(doc: &Value) -> (String, String) {
 }
 
 /// One throwaway workspace: a temporary directory holding the workspace file
-/// (`ws.db`, created by the first command) and used as the current
-/// directory of every command, plus room for host-side scratch files.
+/// (`ws.db`, made empty by [`Ws::new`]; [`Ws::without_file`] leaves it to
+/// the first command) and used as the current directory of every command,
+/// plus room for host-side scratch files.
 pub struct Ws {
     dir: tempfile::TempDir,
     db: PathBuf,
@@ -211,7 +212,16 @@ impl Default for Ws {
 }
 
 impl Ws {
+    /// A fresh, initialized workspace: read-only commands refuse a
+    /// missing file, so tests can start with any command.
     pub fn new() -> Self {
+        let ws = Self::without_file();
+        computer_store::Workspace::open(&ws.db).expect("creating the workspace file");
+        ws
+    }
+
+    /// As [`Ws::new`] with no workspace file yet.
+    pub fn without_file() -> Self {
         let dir = tempfile::tempdir().expect("creating a temporary directory");
         let db = dir.path().join("ws.db");
         Ws { dir, db }

@@ -25,10 +25,21 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Create the workspace file (also happens on first use)
-    Init,
+    /// Create the workspace file (commands that change the workspace also create it; commands that only read never do)
+    Init {
+        /// Byte quota of the stored file contents (K, M, G, T suffixes) [default: 10G]
+        #[arg(long, value_name = "SIZE")]
+        quota: Option<String>,
+    },
     /// Workspace revision, location and storage usage
     Info,
+    /// Show the workspace's byte quota and use, or set it: computer quota 20G
+    Quota {
+        /// New quota (bytes, or with K, M, G, T); writes past it fail with ENOSPC
+        size: Option<String>,
+    },
+    /// Check the workspace file: the tree, reference counts and every chunk's sha256 (exit 1 on damage)
+    Fsck,
     /// Filesystem operations on the workspace
     #[command(subcommand)]
     Fs(FsCommand),

@@ -20,13 +20,12 @@ mod output;
 mod signals;
 mod tools_cmd;
 mod transfer_cmd;
+mod workspace_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use computer_store::Workspace;
-use serde_json::json;
 
 use args::{Cli, Command};
 use error::CliResult;
@@ -89,36 +88,13 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         return Ok(ExitCode::from(backends::prepare(out)?));
     }
     let path = workspace_path(&cli);
-    let ws = Workspace::open(&path)?;
+    let ws = workspace_cmd::open(&path, &cli.command)?;
+    let shown = path.display().to_string();
     match cli.command {
-        Command::Init => {
-            let shown = path.display().to_string();
-            out.emit(json!({"workspace": shown, "rev": ws.rev()?}), || {
-                println!("workspace ready: {shown}")
-            });
-        }
-        Command::Info => {
-            let usage = ws.usage()?;
-            let rev = ws.rev()?;
-            let ro = ws.readonly_paths()?;
-            let shown = path.display().to_string();
-            out.emit(
-                json!({"workspace": shown, "rev": rev, "usage": usage, "readonly": ro}),
-                || {
-                    println!("workspace: {shown}");
-                    println!("rev: {rev}");
-                    println!("nodes: {}", usage.nodes);
-                    println!(
-                        "chunks: {} ({} bytes stored)",
-                        usage.chunks, usage.stored_bytes
-                    );
-                    println!("file bytes: {}", usage.node_bytes);
-                    for p in &ro {
-                        println!("read-only: {p}");
-                    }
-                },
-            );
-        }
+        Command::Init { quota } => workspace_cmd::init(&ws, &shown, quota.as_deref(), out)?,
+        Command::Info => workspace_cmd::info(&ws, &shown, out)?,
+        Command::Quota { size } => workspace_cmd::quota(&ws, size.as_deref(), out)?,
+        Command::Fsck => return Ok(ExitCode::from(workspace_cmd::fsck(&ws, &shown, out)?)),
         Command::Fs(cmd) => return Ok(ExitCode::from(fs_cmd::run(&ws, cmd, out)?)),
         Command::Import { host_dir, ws_dir } => transfer_cmd::import(&ws, &host_dir, &ws_dir, out)?,
         Command::Export { ws_dir, host_dir } => transfer_cmd::export(&ws, &ws_dir, &host_dir, out)?,

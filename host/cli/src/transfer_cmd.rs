@@ -51,6 +51,9 @@ pub fn export(ws: &Workspace, ws_dir: &str, host: &Path, out: Out) -> CliResult 
             stats.bytes,
             host.display()
         );
+        for s in &stats.skipped {
+            eprintln!("skipped: {s}");
+        }
     });
     Ok(())
 }

@@ -218,7 +218,7 @@ impl Workspace {
         body: impl FnOnce() -> Result<T>,
     ) -> Result<T> {
         if !self.config.audit {
-            return body();
+            return body().map_err(|e| e.at(target));
         }
         let args = args().map(|v| v.to_string());
         CURRENT.with(|cur| {
@@ -231,7 +231,7 @@ impl Workspace {
                 recorded: false,
             })
         });
-        let out = body();
+        let out = body().map_err(|e| e.at(target));
         let op = CURRENT.with(|cur| cur.borrow_mut().pop());
         if let Some(op) = op
             && !op.recorded

@@ -78,10 +78,11 @@ fn put_hashed_chunk(conn: &Connection, data: &[u8], hash: &[u8; 32]) -> Result<i
         let existing: Option<Vec<u8>> = find.query_row([id], |r| r.get(0)).optional()?;
         match existing {
             None => {
+                crate::quota::charge(conn, data.len() as u64)?;
                 conn.prepare_cached(
-                    "INSERT INTO chunks (id, hash, size, refs, data) VALUES (?1, ?2, ?3, 1, ?4)",
+                    "INSERT INTO chunks (id, hash, size, refs, data, crc) VALUES (?1, ?2, ?3, 1, ?4, ?5)",
                 )?
-                .execute(params![id, &hash[..], data.len() as i64, data])?;
+                .execute(params![id, &hash[..], data.len() as i64, data, crc32fast::hash(data)])?;
                 return Ok(id);
             }
             Some(h) if h[..] == hash[..] => {
@@ -99,11 +100,12 @@ fn put_hashed_chunk(conn: &Connection, data: &[u8], hash: &[u8; 32]) -> Result<i
 fn release_chunks(conn: &Connection, ids: &[i64]) -> Result<()> {
     let mut dec =
         conn.prepare_cached("UPDATE chunks SET refs = refs - 1 WHERE id = ?1 RETURNING refs")?;
-    let mut del = conn.prepare_cached("DELETE FROM chunks WHERE id = ?1")?;
+    let mut del = conn.prepare_cached("DELETE FROM chunks WHERE id = ?1 RETURNING size")?;
     for &id in ids {
         let refs: i64 = dec.query_row([id], |r| r.get(0))?;
         if refs <= 0 {
-            del.execute([id])?;
+            let size: i64 = del.query_row([id], |r| r.get(0))?;
+            crate::quota::refund(conn, size as u64)?;
         }
     }
     Ok(())
@@ -219,9 +221,52 @@ pub(crate) fn too_big(path: &str, size: u64, max: u64) -> FsError {
 }
 
 fn chunk_data(conn: &Connection, id: i64) -> Result<Vec<u8>> {
-    Ok(conn
-        .prepare_cached("SELECT data FROM chunks WHERE id = ?1")?
-        .query_row([id], |r| r.get(0))?)
+    let mut stmt = conn.prepare_cached(CHUNK_QUERY)?;
+    let mut out = Vec::new();
+    with_chunk(&mut stmt, id, &mut |data| {
+        out.extend_from_slice(data);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Every read of chunk data goes through [`with_chunk`] with this query.
+const CHUNK_QUERY: &str = "SELECT data, hash, crc FROM chunks WHERE id = ?1";
+
+/// Calls `f` with the bytes of chunk `id` once they match the CRC-32 they
+/// were stored with (the sha256 for chunks stored before there was one): a
+/// chunk changed in the file (bit rot, a bad copy, an edit) fails the read
+/// with `EIO` instead of being handed out. The CRC is the cheap check
+/// (BENCHMARKS.md "Chunk checks on read"); `fsck` checks the sha256 as well.
+fn with_chunk<T>(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    id: i64,
+    f: &mut dyn FnMut(&[u8]) -> Result<T>,
+) -> Result<T> {
+    let mut rows = stmt.query([id])?;
+    let row = rows.next()?.ok_or_else(|| missing_chunk(id))?;
+    let data = row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
+    let sound = match row.get::<_, Option<u32>>(2)? {
+        Some(crc) => crc32fast::hash(data) == crc,
+        None => {
+            let hash = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+            Sha256::digest(data)[..] == *hash
+        }
+    };
+    if !sound {
+        return Err(damaged_chunk(id));
+    }
+    f(data)
+}
+
+fn damaged_chunk(id: i64) -> FsError {
+    FsError::custom(
+        Errno::EIO,
+        "",
+        format!(
+            "workspace is corrupt: chunk {id} does not match its checksum (its bytes changed on disk); run `computer fsck`"
+        ),
+    )
 }
 
 /// Appends `data` to a node of `old_size` bytes. Only the short last chunk
@@ -304,17 +349,17 @@ pub(crate) fn read_range(
     let first = (offset / CHUNK_SIZE as u64) as usize;
     let last = ((end - 1) / CHUNK_SIZE as u64) as usize;
     let mut out = Vec::with_capacity((end - offset) as usize);
-    let mut stmt = conn.prepare_cached("SELECT data FROM chunks WHERE id = ?1")?;
+    let mut stmt = conn.prepare_cached(CHUNK_QUERY)?;
     for (idx, id) in ids.iter().enumerate().take(last + 1).skip(first) {
-        let mut rows = stmt.query([id])?;
-        let row = rows.next()?.ok_or_else(|| missing_chunk(*id))?;
-        let data = row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
-        let chunk_start = idx as u64 * CHUNK_SIZE as u64;
-        let from = offset.saturating_sub(chunk_start) as usize;
-        let to = ((end - chunk_start) as usize).min(data.len());
-        if from < to {
-            out.extend_from_slice(&data[from..to]);
-        }
+        with_chunk(&mut stmt, *id, &mut |data| {
+            let chunk_start = idx as u64 * CHUNK_SIZE as u64;
+            let from = offset.saturating_sub(chunk_start) as usize;
+            let to = ((end - chunk_start) as usize).min(data.len());
+            if from < to {
+                out.extend_from_slice(&data[from..to]);
+            }
+            Ok(())
+        })?;
     }
     Ok(out)
 }
@@ -350,22 +395,22 @@ pub(crate) fn read_range_pieces(
     let last = ((end - 1) / CHUNK_SIZE as u64) as usize;
     let mut out = Vec::with_capacity((end - offset) as usize);
     let mut pieces = Vec::with_capacity(last + 1 - first);
-    let mut stmt = conn.prepare_cached("SELECT data FROM chunks WHERE id = ?1")?;
+    let mut stmt = conn.prepare_cached(CHUNK_QUERY)?;
     for (idx, id) in ids.iter().enumerate().take(last + 1).skip(first) {
-        let mut rows = stmt.query([id])?;
-        let row = rows.next()?.ok_or_else(|| missing_chunk(*id))?;
-        let data = row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
-        let chunk_start = idx as u64 * CHUNK_SIZE as u64;
-        let from = offset.saturating_sub(chunk_start) as usize;
-        let to = ((end - chunk_start) as usize).min(data.len());
-        if from < to {
-            out.extend_from_slice(&data[from..to]);
-            pieces.push(ChunkPiece {
-                chunk: *id,
-                start: from as u32,
-                end: to as u32,
-            });
-        }
+        with_chunk(&mut stmt, *id, &mut |data| {
+            let chunk_start = idx as u64 * CHUNK_SIZE as u64;
+            let from = offset.saturating_sub(chunk_start) as usize;
+            let to = ((end - chunk_start) as usize).min(data.len());
+            if from < to {
+                out.extend_from_slice(&data[from..to]);
+                pieces.push(ChunkPiece {
+                    chunk: *id,
+                    start: from as u32,
+                    end: to as u32,
+                });
+            }
+            Ok(())
+        })?;
     }
     Ok((out, pieces))
 }
@@ -377,15 +422,15 @@ pub(crate) fn read_pieces(conn: &Connection, pieces: &[ChunkPiece]) -> Result<Ve
         .map(|p| p.end.saturating_sub(p.start) as usize)
         .sum();
     let mut out = Vec::with_capacity(total);
-    let mut stmt = conn.prepare_cached("SELECT data FROM chunks WHERE id = ?1")?;
+    let mut stmt = conn.prepare_cached(CHUNK_QUERY)?;
     for p in pieces {
-        let mut rows = stmt.query([p.chunk])?;
-        let row = rows.next()?.ok_or_else(|| missing_chunk(p.chunk))?;
-        let data = row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
-        let piece = data
-            .get(p.start as usize..p.end as usize)
-            .ok_or_else(|| missing_chunk(p.chunk))?;
-        out.extend_from_slice(piece);
+        with_chunk(&mut stmt, p.chunk, &mut |data| {
+            let piece = data
+                .get(p.start as usize..p.end as usize)
+                .ok_or_else(|| missing_chunk(p.chunk))?;
+            out.extend_from_slice(piece);
+            Ok(())
+        })?;
     }
     Ok(out)
 }
@@ -420,11 +465,9 @@ pub(crate) fn for_each_chunk(
     sink: &mut dyn FnMut(&[u8]) -> Result<()>,
 ) -> Result<()> {
     let ids = chunk_list(conn, node)?;
-    let mut stmt = conn.prepare_cached("SELECT data FROM chunks WHERE id = ?1")?;
+    let mut stmt = conn.prepare_cached(CHUNK_QUERY)?;
     for id in ids {
-        let mut rows = stmt.query([id])?;
-        let row = rows.next()?.ok_or_else(|| missing_chunk(id))?;
-        sink(row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?)?;
+        with_chunk(&mut stmt, id, sink)?;
     }
     Ok(())
 }

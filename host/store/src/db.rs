@@ -1,11 +1,13 @@
 //! Opening the SQLite file: connection settings and versioned migrations.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Errno, FsError, Result};
+use crate::location::{self, Access};
 
 /// Migrations in order; `PRAGMA user_version` records how many have run.
 /// Adding a table is adding a file here.
@@ -37,6 +39,11 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../migrations/0008_journal_chunks.sql"),
     ),
     ("0009_net", include_str!("../migrations/0009_net.sql")),
+    ("0010_quota", include_str!("../migrations/0010_quota.sql")),
+    (
+        "0011_chunk_crc",
+        include_str!("../migrations/0011_chunk_crc.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;
@@ -52,14 +59,19 @@ pub enum Durability {
     Power,
 }
 
-pub fn open(path: &Path, durability: Durability, busy_timeout: Duration) -> Result<Connection> {
+pub(crate) fn open(
+    path: &Path,
+    access: Access,
+    durability: Durability,
+    busy_timeout: Duration,
+) -> Result<Connection> {
     // Processes racing to create the same file can get SQLITE_BUSY from
     // the switch to WAL or from the first migration without the busy
     // handler being consulted, so retry those until the timeout.
     let deadline = std::time::Instant::now() + busy_timeout;
     let mut pause = Duration::from_millis(1);
     loop {
-        match open_once(path, durability, busy_timeout) {
+        match open_once(path, access, durability, busy_timeout) {
             Err(e) if is_busy(&e) && std::time::Instant::now() < deadline => {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(50));
@@ -79,6 +91,39 @@ pub fn open(path: &Path, durability: Durability, busy_timeout: Duration) -> Resu
     }
 }
 
+/// Makes a new workspace file at `path` whole or not at all: it is built
+/// under a temporary name in the same directory and linked into place, so
+/// a process killed while creating it leaves no empty file at `path` (which
+/// every later open would refuse as a truncated workspace). If another
+/// process links its file first, that one is kept.
+pub(crate) fn create(path: &Path, durability: Durability, busy_timeout: Duration) -> Result<()> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let tmp = location::with_suffix(path, &format!(".creating-{}-{n}", std::process::id()));
+    let shown = path.display().to_string();
+    let clean = || {
+        for suffix in location::SIDECARS {
+            let _ = std::fs::remove_file(location::with_suffix(&tmp, suffix));
+        }
+    };
+    clean();
+    // Closing the only connection checkpoints the WAL into the file.
+    let made = open(&tmp, Access::ReadWriteCreate, durability, busy_timeout).map(drop);
+    let linked = made.and_then(|()| match std::fs::hard_link(&tmp, path) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+            // No hard links here (some FUSE filesystems): rename, unless it appeared meanwhile.
+            if path.exists() {
+                Ok(())
+            } else {
+                std::fs::rename(&tmp, path).map_err(|e| FsError::host_io(&shown, e))
+            }
+        }
+        _ => Ok(()),
+    });
+    clean();
+    linked
+}
+
 fn is_busy(e: &rusqlite::Error) -> bool {
     matches!(
         e.sqlite_error_code(),
@@ -88,17 +133,48 @@ fn is_busy(e: &rusqlite::Error) -> bool {
 
 fn open_once(
     path: &Path,
+    access: Access,
     durability: Durability,
     busy_timeout: Duration,
 ) -> rusqlite::Result<Connection> {
-    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-        | OpenFlags::SQLITE_OPEN_CREATE
-        | OpenFlags::SQLITE_OPEN_NO_MUTEX
-        | OpenFlags::SQLITE_OPEN_URI;
-    let conn = Connection::open_with_flags(path, flags)?;
+    let base = OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+    let conn = match access {
+        Access::ReadWriteCreate => Connection::open_with_flags(
+            path,
+            base | OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE,
+        )?,
+        Access::ReadWrite => {
+            Connection::open_with_flags(path, base | OpenFlags::SQLITE_OPEN_READ_WRITE)?
+        }
+        Access::ReadOnly => {
+            Connection::open_with_flags(path, base | OpenFlags::SQLITE_OPEN_READ_ONLY)?
+        }
+        Access::Immutable => Connection::open_with_flags(
+            immutable_uri(path),
+            base | OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )?,
+    };
+    if matches!(access, Access::ReadOnly | Access::Immutable) {
+        // Neither the journal mode nor the schema can change without writing.
+        conn.busy_timeout(busy_timeout)?;
+        return Ok(conn);
+    }
     configure(&conn, durability, busy_timeout)?;
     migrate(&conn)?;
     Ok(conn)
+}
+
+/// A `file:` URI telling SQLite the file cannot change while open.
+fn immutable_uri(path: &Path) -> String {
+    let mut uri = String::from("file:");
+    for b in path.as_os_str().as_encoded_bytes() {
+        match b {
+            b'%' | b'?' | b'#' | 0x80.. => uri.push_str(&format!("%{b:02X}")),
+            _ => uri.push(*b as char),
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
 }
 
 pub fn open_in_memory() -> Result<Connection> {

@@ -31,6 +31,8 @@ pub enum Errno {
     EFBIG,
     /// A name or path is too long.
     ENAMETOOLONG,
+    /// The workspace's quota (or the disk holding it) is full.
+    ENOSPC,
     /// An I/O or database error.
     EIO,
 }
@@ -50,6 +52,7 @@ impl Errno {
             Errno::EPERM => "EPERM",
             Errno::EFBIG => "EFBIG",
             Errno::ENAMETOOLONG => "ENAMETOOLONG",
+            Errno::ENOSPC => "ENOSPC",
             Errno::EIO => "EIO",
         }
     }
@@ -68,6 +71,7 @@ impl Errno {
             Errno::EPERM => "operation not permitted",
             Errno::EFBIG => "file too large",
             Errno::ENAMETOOLONG => "file name too long",
+            Errno::ENOSPC => "no space left on device",
             Errno::EIO => "input/output error",
         }
     }
@@ -124,7 +128,34 @@ impl FsError {
     }
 
     pub(crate) fn db(err: rusqlite::Error) -> Self {
-        FsError::custom(Errno::EIO, "", format!("workspace database error: {err}"))
+        match err.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DiskFull) => FsError::custom(
+                Errno::ENOSPC,
+                "",
+                "no space left on device: the disk holding the workspace file is full (remove files to free space)",
+            ),
+            Some(rusqlite::ErrorCode::ReadOnly) => FsError::custom(
+                Errno::EROFS,
+                "",
+                "read-only file system: the workspace file was opened read-only (this user cannot write it or its directory)",
+            ),
+            _ => FsError::custom(Errno::EIO, "", format!("workspace database error: {err}")),
+        }
+    }
+
+    /// Names `path` in an error raised where the path was not known (a
+    /// chunk, the quota, the database): `<description>: <path> (<detail>)`.
+    pub(crate) fn at(self, path: &str) -> Self {
+        if !self.path.is_empty() || path.is_empty() {
+            return self;
+        }
+        let prefix = format!("{}: ", self.code.describe());
+        let detail = self
+            .message
+            .strip_prefix(&prefix)
+            .unwrap_or(&self.message)
+            .to_owned();
+        FsError::detail(self.code, path, detail)
     }
 
     pub(crate) fn host_io(path: impl Into<String>, err: std::io::Error) -> Self {
@@ -136,6 +167,10 @@ impl FsError {
             std::io::ErrorKind::NotADirectory => Errno::ENOTDIR,
             std::io::ErrorKind::IsADirectory => Errno::EISDIR,
             std::io::ErrorKind::InvalidInput => Errno::EINVAL,
+            std::io::ErrorKind::StorageFull => Errno::ENOSPC,
+            std::io::ErrorKind::ReadOnlyFilesystem => Errno::EROFS,
+            std::io::ErrorKind::FileTooLarge => Errno::EFBIG,
+            std::io::ErrorKind::InvalidFilename => Errno::ENAMETOOLONG,
             _ => Errno::EIO,
         };
         let message = format!("{}: {} ({err})", code.describe(), path);

@@ -94,6 +94,14 @@ impl WsPath {
         })
     }
 
+    /// Its length in bytes as text (`/a/b` is 4).
+    pub fn byte_len(&self) -> usize {
+        if self.components.is_empty() {
+            return 1;
+        }
+        self.components.iter().map(|c| c.len() + 1).sum()
+    }
+
     /// The components, root first.
     pub fn components(&self) -> &[String] {
         &self.components

@@ -363,6 +363,18 @@ fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
     Ok(clone)
 }
 
+/// `node`, the child `name` of the private directory `dir`, made private
+/// too (cloned and repointed if shared), for a walk that goes down by ids
+/// instead of resolving each path from the root.
+pub(crate) fn private_child(conn: &Connection, dir: i64, name: &str, node: Node) -> Result<Node> {
+    if node.refs <= 1 {
+        return Ok(node);
+    }
+    let clone = clone_node(conn, &node)?;
+    repoint(conn, dir, name, node.id, clone.id)?;
+    Ok(clone)
+}
+
 /// Makes every node on `chain` private to this path, so it can be changed.
 /// `through` is how many steps (from the root) must be private.
 pub(crate) fn unshare(conn: &Connection, chain: &mut Chain, through: usize) -> Result<()> {

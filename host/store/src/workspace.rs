@@ -13,8 +13,9 @@ use crate::db::{self, Durability};
 use crate::error::{Errno, FsError, Result};
 use crate::interrupts::Interrupts;
 use crate::journal::Journal;
+use crate::location::{self, OpenMode};
 use crate::modules::Modules;
-use crate::path::WsPath;
+use crate::path::{MAX_PATH, WsPath};
 use crate::runs::Runs;
 use crate::tree::{self, Lookup};
 
@@ -32,6 +33,8 @@ pub struct Config {
     pub max_file_size: u64,
     /// Record every operation in the audit log.
     pub audit: bool,
+    /// Whether opening may create the file, and read-only opening.
+    pub mode: OpenMode,
 }
 
 impl Default for Config {
@@ -41,6 +44,7 @@ impl Default for Config {
             busy_timeout: Duration::from_secs(30),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             audit: true,
+            mode: OpenMode::Create,
         }
     }
 }
@@ -55,6 +59,8 @@ pub struct Workspace {
     /// Audit rows waiting for a transaction (see `audit`).
     audit_buffer: Mutex<Vec<crate::audit::Row>>,
     location: Option<PathBuf>,
+    /// The canonical path noted in the process's list of open workspaces.
+    registered: Option<PathBuf>,
     pub(crate) config: Config,
 }
 
@@ -64,20 +70,35 @@ impl Workspace {
         Self::open_with(path, Config::default())
     }
 
-    /// Opens the workspace at `path` with `config`, creating the file if needed.
+    /// Opens the workspace at `path` with `config`; `config.mode` says
+    /// whether a missing file is created. An empty file is always refused.
     pub fn open_with(path: impl AsRef<Path>, config: Config) -> Result<Self> {
         let path = path.as_ref();
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| FsError::host_io(parent.display().to_string(), e))?;
+        let mut config = config;
+        let access = location::prepare(path, config.mode)?;
+        if access.is_read_only() {
+            // Nothing can be written, audit rows included.
+            config.audit = false;
         }
-        let conn = db::open(path, config.durability, config.busy_timeout)?;
+        let access = if access == location::Access::ReadWriteCreate {
+            db::create(path, config.durability, config.busy_timeout)?;
+            location::Access::ReadWrite
+        } else {
+            access
+        };
+        let conn = db::open(path, access, config.durability, config.busy_timeout)?;
         Ok(Workspace {
             conn: Mutex::new(conn),
             audit_buffer: Mutex::new(Vec::new()),
             location: Some(path.to_path_buf()),
+            registered: location::remember(path),
             config,
         })
+    }
+
+    /// Whether the file was opened read-only (see [`OpenMode::Read`]).
+    pub fn is_read_only(&self) -> bool {
+        self.lock().is_readonly(rusqlite::MAIN_DB).unwrap_or(false)
     }
 
     /// A throwaway workspace that lives in memory.
@@ -86,6 +107,7 @@ impl Workspace {
             conn: Mutex::new(db::open_in_memory()?),
             audit_buffer: Mutex::new(Vec::new()),
             location: None,
+            registered: None,
             config: Config::default(),
         })
     }
@@ -125,7 +147,9 @@ impl Workspace {
         let conn = self.lock();
         let tx = Tx::begin(&conn, "BEGIN IMMEDIATE")?;
         crate::changes::begin();
+        crate::quota::begin();
         let out = f(&conn)?;
+        crate::quota::check(&conn)?;
         // A durable run's journal rows commit with the mutation they record.
         crate::journal::write_attached(&conn, &out)?;
         let (rev, log_on): (i64, bool) = conn
@@ -272,6 +296,9 @@ impl Drop for Workspace {
         if let Err(e) = self.flush_audit() {
             tracing::warn!("audit rows lost when closing the workspace: {e}");
         }
+        if let Some(canonical) = &self.registered {
+            location::forget(canonical);
+        }
     }
 }
 
@@ -336,6 +363,10 @@ pub(crate) fn will_change(
     touch: Touch,
     shown: &str,
 ) -> Result<()> {
+    // Checked on the canonical path, so a symlink cannot lengthen a path past the limit.
+    if target.byte_len() > MAX_PATH {
+        return Err(too_long(target, shown));
+    }
     let mut stmt = c.prepare_cached("SELECT path FROM readonly_paths")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
@@ -353,4 +384,15 @@ pub(crate) fn will_change(
     }
     crate::changes::note(target, touch);
     Ok(())
+}
+
+fn too_long(target: &WsPath, shown: &str) -> FsError {
+    FsError::custom(
+        Errno::ENAMETOOLONG,
+        shown,
+        format!(
+            "file name too long: {shown} resolves to a path of {} bytes, the limit is {MAX_PATH}",
+            target.byte_len()
+        ),
+    )
 }

@@ -106,6 +106,7 @@ fn code(e: store::Errno) -> fs::ErrorCode {
         E::EPERM => C::Eperm,
         E::EFBIG => C::Efbig,
         E::ENAMETOOLONG => C::Enametoolong,
+        E::ENOSPC => C::Enospc,
         E::EIO => C::Eio,
     }
 }

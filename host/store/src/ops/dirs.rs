@@ -139,6 +139,9 @@ pub(crate) fn mkdir_p(c: &Connection, p: &WsPath, shown: &str) -> Result<()> {
     mkdir_p_mode(c, p, shown, DEFAULT_DIR_MODE, false)
 }
 
+/// Goes down `p` one entry at a time from the last directory reached, so
+/// the cost is linear in its depth; only a symlink on the way sends it back
+/// to resolving the prefix from the root.
 fn mkdir_p_mode(
     c: &Connection,
     p: &WsPath,
@@ -147,37 +150,87 @@ fn mkdir_p_mode(
     last_is_target: bool,
 ) -> Result<()> {
     let comps = p.components();
-    for depth in 1..=comps.len() {
-        let prefix = WsPath::from_components(comps[..depth].to_vec());
-        let is_last = depth == comps.len();
-        match tree::resolve(c, &prefix, true)? {
-            Lookup::Found(chain) => {
-                if chain.kind() != NodeKind::Directory {
-                    // A file in the way of the directory itself is EEXIST;
-                    // a file used as a parent is ENOTDIR.
-                    let code = if is_last && last_is_target {
-                        Errno::EEXIST
-                    } else {
-                        Errno::ENOTDIR
-                    };
-                    return Err(FsError::detail(
-                        code,
-                        shown,
-                        format!("{prefix} is a {}", chain.kind().as_str()),
-                    ));
+    let mut chain = tree::Chain { steps: Vec::new() };
+    for (i, name) in comps.iter().enumerate() {
+        let is_last = i + 1 == comps.len();
+        let not_dir = |kind: NodeKind| {
+            // A file in the way of the directory itself is EEXIST; a file
+            // used as a parent is ENOTDIR.
+            let code = if is_last && last_is_target {
+                Errno::EEXIST
+            } else {
+                Errno::ENOTDIR
+            };
+            let prefix = WsPath::from_components(comps[..=i].to_vec());
+            FsError::detail(code, shown, format!("{prefix} is a {}", kind.as_str()))
+        };
+        let found = match tree::lookup(c, chain.id(), name)? {
+            Some(node) if node.kind == NodeKind::Symlink => {
+                let prefix = WsPath::from_components(comps[..=i].to_vec());
+                match tree::resolve(c, &prefix, true)? {
+                    Lookup::Found(through) => Some(through),
+                    Lookup::Missing { parent, name } => {
+                        chain = parent;
+                        chain = make_dir(
+                            c,
+                            chain,
+                            &name,
+                            if is_last { mode } else { DEFAULT_DIR_MODE },
+                            shown,
+                        )?;
+                        continue;
+                    }
                 }
             }
-            Lookup::Missing { mut parent, name } => {
-                will_change(c, &parent.path().join(&name), Touch::Node, shown)?;
-                tree::unshare_all(c, &mut parent)?;
-                create_dir(
+            Some(node) if node.kind != NodeKind::Directory => return Err(not_dir(node.kind)),
+            Some(node) => {
+                let parent = chain.id();
+                chain.steps.push(tree::Step {
+                    parent,
+                    name: name.clone(),
+                    node,
+                });
+                continue;
+            }
+            None => None,
+        };
+        match found {
+            Some(through) if through.kind() != NodeKind::Directory => {
+                return Err(not_dir(through.kind()));
+            }
+            Some(through) => chain = through,
+            None => {
+                chain = make_dir(
                     c,
-                    parent.id(),
-                    &name,
+                    chain,
+                    name,
                     if is_last { mode } else { DEFAULT_DIR_MODE },
+                    shown,
                 )?;
             }
         }
     }
     Ok(())
+}
+
+/// Creates `name` in the directory `parent` ends at; returns the chain to it.
+fn make_dir(
+    c: &Connection,
+    mut parent: tree::Chain,
+    name: &str,
+    mode: u32,
+    shown: &str,
+) -> Result<tree::Chain> {
+    will_change(c, &parent.path().join(name), Touch::Node, shown)?;
+    tree::unshare_all(c, &mut parent)?;
+    create_dir(c, parent.id(), name, mode)?;
+    let node =
+        tree::lookup(c, parent.id(), name)?.ok_or_else(|| FsError::new(Errno::EIO, shown))?;
+    let dir = parent.id();
+    parent.steps.push(tree::Step {
+        parent: dir,
+        name: name.to_owned(),
+        node,
+    });
+    Ok(parent)
 }

@@ -6,3 +6,4 @@ mod links;
 mod moves;
 
 pub(crate) use dirs::mkdir_p;
+pub(crate) use files::set_mode;

@@ -21,6 +21,7 @@ pub(crate) fn from_errno(e: Errno) -> ErrorCode {
         Errno::EPERM => ErrorCode::NotPermitted,
         Errno::EFBIG => ErrorCode::FileTooLarge,
         Errno::ENAMETOOLONG => ErrorCode::NameTooLong,
+        Errno::ENOSPC => ErrorCode::InsufficientSpace,
         Errno::EIO => ErrorCode::Io,
     }
 }
