@@ -246,3 +246,45 @@ fn output_a_little_over_the_cap_is_truncated_not_stopped() {
     assert_eq!(code, 0, "{doc}");
     assert_eq!(doc["status"], "completed");
 }
+
+/// Makes recording a run's end fail the way a full disk does, for ends that
+/// carry output (`with_output`) or for every end.
+fn fail_recording_ends(ws: &Ws, only_with_output: bool) {
+    let conn = rusqlite::Connection::open(ws.db()).expect("open the workspace file");
+    let when = if only_with_output {
+        "NEW.status <> 'running' AND length(NEW.stdout) > 0"
+    } else {
+        "NEW.status <> 'running'"
+    };
+    conn.execute_batch(&format!(
+        "CREATE TRIGGER full_disk BEFORE UPDATE ON runs WHEN {when} \
+         BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;"
+    ))
+    .expect("create the trigger");
+}
+
+#[test]
+fn a_run_whose_output_cannot_be_recorded_ends_recorded_without_it() {
+    let ws = Ws::new();
+    fail_recording_ends(&ws, true);
+    let (code, doc) = ws.exec_json(&["--backend", "shell", "--id", "r1", "echo hi"], "");
+    assert_eq!(
+        (code, &doc["status"]),
+        (0, &Value::from("completed")),
+        "{doc}"
+    );
+    let error = doc["error"].as_str().unwrap_or_default();
+    assert!(error.contains("output could not be recorded"), "{doc}");
+    let runs = ws.json(&["runs"]);
+    assert_eq!(runs["runs"][0]["status"], "completed", "{runs}");
+}
+
+#[test]
+fn a_run_whose_end_cannot_be_recorded_is_not_reported_completed() {
+    let ws = Ws::new();
+    fail_recording_ends(&ws, false);
+    let (code, doc) = ws.exec_json(&["--backend", "shell", "--id", "r2", "echo hi"], "");
+    assert_eq!((code, &doc["status"]), (1, &Value::from("failed")), "{doc}");
+    let error = doc["error"].as_str().unwrap_or_default();
+    assert!(error.contains("its end could not be recorded"), "{doc}");
+}

@@ -169,20 +169,23 @@ impl Job {
         let value_text = outcome.value.as_ref().map(Value::to_string);
         // A parked run has not ended; a run taken over belongs to its new owner.
         let ended = !matches!(outcome.status, RunStatus::Waiting) && !outcome.lease_lost;
-        if ended
-            && let Err(e) = self.workspace.runs().finish(
-                &self.run_id,
-                &RunEnd {
-                    status: outcome.status,
-                    exit_code: Some(outcome.exit_code),
-                    value: value_text.as_deref(),
-                    error: outcome.error.as_deref(),
-                    stdout: &stdout,
-                    stderr: &stderr,
-                },
-            )
-        {
-            tracing::error!(run = %self.run_id, "cannot record the end of the run: {e}");
+        let mut outcome = outcome;
+        if ended {
+            let end = RunEnd {
+                status: outcome.status,
+                exit_code: Some(outcome.exit_code),
+                value: value_text.as_deref(),
+                error: outcome.error.as_deref(),
+                stdout: &stdout,
+                stderr: &stderr,
+            };
+            match record_end(&self.workspace, &self.run_id, &end) {
+                Ok(None) => {}
+                Ok(Some(note)) => outcome.error = Some(note),
+                // The caller must not read "completed" for a run whose record
+                // still says `running` (a full disk): say what happened instead.
+                Err(unrecorded) => outcome = Outcome::failed(unrecorded),
+            }
         }
         let _ = events.send(Event::Exit {
             code: outcome.exit_code,
@@ -359,6 +362,39 @@ impl Job {
             ),
             None if state.limiter.hit => Outcome::failed(memory_message(self.limits.memory_bytes)),
             None => Outcome::failed(format!("guest trapped: {}", trap_summary(&e))),
+        }
+    }
+}
+
+/// Records the end of a run. When that fails (a full disk, say), records it
+/// again without its output, which is most of what the row holds: then
+/// `Ok(Some(note))` says so. `Err` when not even that could be recorded.
+fn record_end(ws: &Workspace, run_id: &str, end: &RunEnd<'_>) -> Result<Option<String>, String> {
+    let Err(first) = ws.runs().finish(run_id, end) else {
+        return Ok(None);
+    };
+    tracing::warn!(run = %run_id, "cannot record the end of the run: {first}");
+    let note = format!(
+        "the run ended {} (exit {}), but its output could not be recorded: {first}",
+        end.status,
+        end.exit_code.unwrap_or(1)
+    );
+    let bare = RunEnd {
+        error: Some(&note),
+        stdout: &[],
+        stderr: &[],
+        ..*end
+    };
+    match ws.runs().finish(run_id, &bare) {
+        Ok(()) => Ok(Some(note)),
+        Err(second) => {
+            tracing::warn!(run = %run_id, "cannot record the end of the run: {second}");
+            Err(format!(
+                "the run ended {}, but its end could not be recorded ({second}); its record \
+                 still says running until this process's lease on it runs out, and then \
+                 `recover` replays it from its journal",
+                end.status
+            ))
         }
     }
 }
