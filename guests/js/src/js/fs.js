@@ -72,18 +72,8 @@ function pathArg(p, name = 'path') {
   throw invalidArgType(name, 'of type string or an instance of Buffer or URL', p);
 }
 
-// A lone surrogate cannot cross into the host as UTF-8: Node writes it as U+FFFD (its
-// UTF-8 conversion does), so such a path is simply a name that does not exist.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-function wellFormed(p) {
-  if (typeof p.isWellFormed === 'function') return p.isWellFormed() ? p : p.toWellFormed();
-  return p.replace(LONE_SURROGATE, '\ufffd');
-}
-
 function abs(p) {
-  const q = wellFormed(p);
-  return q.startsWith('/') ? q : pathModule.resolve(q);
+  return (p = wellFormed(p)).startsWith('/') ? p : pathModule.resolve(p);
 }
 
 // Call native.fs[op] on absolute paths, reporting errors with the caller's paths.
@@ -554,3 +544,11 @@ module.exports = {
 };
 require('fs_handle').install(module.exports, promises, fds, { invalidArgType, makeError });
 Object.defineProperty(module.exports, 'nodeError', { value: nodeError, enumerable: false });
+
+// A lone surrogate cannot cross into the host as UTF-8: Node writes it as U+FFFD (its
+// UTF-8 conversion does), so such a path is simply a name that does not exist. (Kept at
+// the end so the line numbers of the functions above, which stacks show, stay put.)
+function wellFormed(p) {
+  if (typeof p.isWellFormed === 'function') return p.isWellFormed() ? p : p.toWellFormed();
+  return p.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
