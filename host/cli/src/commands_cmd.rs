@@ -93,14 +93,7 @@ fn add(
 ) -> CliResult {
     computer_store::validate_command_name(name)?;
     let mounts = parse_mounts(mounts)?;
-    let bytes = crate::input::HostInput {
-        what: "the component",
-        path,
-        limit: crate::input::COMPONENT_MAX_BYTES,
-        hint: "a component is a .wasm file built for wasm32-wasip2",
-        within: None,
-    }
-    .read()?;
+    let bytes = crate::input::read_component(path)?;
     // Compile it now (into the cache), so a component that is not a command
     // is refused here rather than at its first call.
     let (runtime, _) = crate::backends::runtime(RuntimeConfig::default(), false)?;

@@ -14,6 +14,18 @@ use crate::error::{CliError, CliResult};
 /// Largest component file `modules add` and `commands add` read.
 pub const COMPONENT_MAX_BYTES: usize = 256 << 20;
 
+/// A component file (`modules add`, `commands add`), within [`COMPONENT_MAX_BYTES`].
+pub fn read_component(path: &Path) -> CliResult<Vec<u8>> {
+    HostInput {
+        what: "the component",
+        path,
+        limit: COMPONENT_MAX_BYTES,
+        hint: "a component is a .wasm file built for wasm32-wasip2",
+        within: None,
+    }
+    .read()
+}
+
 /// One host input: where it comes from and how much of it may be read.
 pub struct HostInput<'a> {
     /// What the bytes are for, as the message names them: "the source", "stdin".

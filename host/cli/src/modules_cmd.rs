@@ -2,7 +2,7 @@
 //! workspace. Every runtime the CLI starts on the workspace (`exec`, `mcp`)
 //! loads them, so agent code can `import { postComment } from "ws:github"`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use computer_runtime::{ComponentModule, Runtime, RuntimeConfig};
@@ -68,21 +68,14 @@ fn parse_config(pairs: &[String]) -> CliResult<Vec<(String, String)>> {
 fn add(
     ws: &Workspace,
     name: &str,
-    path: &PathBuf,
+    path: &Path,
     config: &[String],
     allow_hosts: Vec<String>,
     out: Out,
 ) -> CliResult {
     computer_store::validate_module_name(name)?;
     let config = parse_config(config)?;
-    let bytes = crate::input::HostInput {
-        what: "the component",
-        path,
-        limit: crate::input::COMPONENT_MAX_BYTES,
-        hint: "a component is a .wasm file built for wasm32-wasip2",
-        within: None,
-    }
-    .read()?;
+    let bytes = crate::input::read_component(path)?;
     // Load it now, so a broken component is refused here rather than
     // breaking every later `exec`.
     let runtime = Runtime::new(RuntimeConfig::default())?;
