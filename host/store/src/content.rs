@@ -331,6 +331,8 @@ pub(crate) fn truncate(
 }
 
 /// Reads `[offset, offset + len)` of a node of `size` bytes, clamped at EOF.
+/// The piece list [`read_range_pieces`] also builds is one small entry per
+/// 256 KiB chunk, so one loop serves both.
 pub(crate) fn read_range(
     conn: &Connection,
     node: i64,
@@ -338,30 +340,7 @@ pub(crate) fn read_range(
     offset: u64,
     len: Option<u64>,
 ) -> Result<Vec<u8>> {
-    if offset >= size {
-        return Ok(Vec::new());
-    }
-    let end = len.map_or(size, |l| offset.saturating_add(l).min(size));
-    if end <= offset {
-        return Ok(Vec::new());
-    }
-    let ids = chunk_list(conn, node)?;
-    let first = (offset / CHUNK_SIZE as u64) as usize;
-    let last = ((end - 1) / CHUNK_SIZE as u64) as usize;
-    let mut out = Vec::with_capacity((end - offset) as usize);
-    let mut stmt = conn.prepare_cached(CHUNK_QUERY)?;
-    for (idx, id) in ids.iter().enumerate().take(last + 1).skip(first) {
-        with_chunk(&mut stmt, *id, &mut |data| {
-            let chunk_start = idx as u64 * CHUNK_SIZE as u64;
-            let from = offset.saturating_sub(chunk_start) as usize;
-            let to = ((end - chunk_start) as usize).min(data.len());
-            if from < to {
-                out.extend_from_slice(&data[from..to]);
-            }
-            Ok(())
-        })?;
-    }
-    Ok(out)
+    read_range_pieces(conn, node, size, offset, len).map(|(data, _)| data)
 }
 
 /// Bytes `[start, end)` of one chunk: what a durable run's journal keeps of
