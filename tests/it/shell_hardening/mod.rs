@@ -7,27 +7,18 @@
 //! - `rm` reports a read-only subtree; `find` and `grep -r` report entries
 //!   whose paths the store cannot address.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
-use computer_runtime::{ExecOptions, Limits, RunResult, Runtime, RuntimeConfig};
+use computer_runtime::{ExecOptions, Limits, RunResult, RuntimeConfig};
 use computer_store::{Config, MkdirOptions, Workspace, WriteOptions};
-use computer_tests::component_cache_dir;
 
 mod appends;
 mod devices;
 mod paths;
 
-fn runtime() -> &'static Runtime {
-    static RUNTIME: OnceLock<Runtime> = OnceLock::new();
-    RUNTIME.get_or_init(|| {
-        let config = RuntimeConfig {
-            cache_dir: Some(component_cache_dir()),
-            ..Default::default()
-        };
-        Runtime::with_builtin_guests(config).expect("creating the runtime")
-    })
-}
+/// The shell tests' runtime (one engine and compiled shell per test process).
+use crate::shell_limits::runtime;
 
 /// Runs `script` in the shell with the default limits and a generous timeout.
 fn run(ws: &Arc<Workspace>, script: &str) -> RunResult {

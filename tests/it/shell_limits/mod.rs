@@ -30,7 +30,7 @@ const BACKEND: &str = "shell";
 
 /// One runtime per test process (the engine is shared anyway), with the
 /// compiled-component cache under the target directory.
-fn runtime() -> &'static Runtime {
+pub(crate) fn runtime() -> &'static Runtime {
     static RUNTIME: OnceLock<Runtime> = OnceLock::new();
     RUNTIME.get_or_init(|| {
         let config = RuntimeConfig {
