@@ -4,14 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/setup.sh
-if [ -x scripts/build-guests.sh ] && [ -f guests/Cargo.toml ]; then
-  ./scripts/build-guests.sh
-fi
-./scripts/build-python.sh
-./scripts/build-sqlite3.sh
-cargo build --quiet --release -p computer-cli
-BIN="$PWD/target/release/computer"
+# Set-up, guests, release binary, and every built-in component compiled for
+# this machine, so no step below waits for a compile.
+BIN="$(./scripts/build.sh)"
 
 DEMO="$(mktemp -d)"
 trap 'rm -rf "$DEMO"' EXIT
@@ -37,8 +32,7 @@ step info
 step exec 'ls / && echo "hi from bash" > /x && cat /x'
 step exec --backend js 'import { readFileSync } from "node:fs"; console.log(readFileSync("/x", "utf8").trim().toUpperCase())'
 
-# The built-in commands (python3, git, sqlite3), compiled once per machine, and the python backend.
-step prepare
+# The built-in commands (python3, git, sqlite3), compiled by build.sh, and the python backend.
 step exec 'mkdir -p /proj && cd /proj && git init -q && python3 -c "print(sum(range(10)))" > sum.txt && git add . && git -c user.name=A -c user.email=a@example.com commit -q -m "first" && git log --oneline | wc -l && sqlite3 :memory: "select 6 * 7"'
 step --json exec --backend python --input '{"n": 21}' 'import subprocess; print(subprocess.run(["git", "-C", "/proj", "status", "-s"], capture_output=True, text=True).stdout or "clean"); {"double": input["n"] * 2}'
 

@@ -33,6 +33,12 @@ echo "== cargo build (every target, features unified as for the tests)"
 # `-p computer-cli`, it would compile wasmtime a second time).
 cargo build --workspace --all-targets --quiet
 export COMPUTER_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/computer"
+# One component cache for every test process (tests/support's
+# component_cache_dir), filled once here rather than by whichever tests
+# happen to start first, each compiling the same component at once.
+export COMPUTER_CACHE_DIR="${COMPUTER_CACHE_DIR:-${CARGO_TARGET_DIR:-$PWD/target}/tmp/component-cache}"
+echo "== computer prepare (the built-in components compiled once, for the tests)"
+"$COMPUTER_BIN" prepare
 echo "== cargo test"
 cargo test --workspace
 echo "== benchmark smoke (measures nothing; checks the bench binary runs)"

@@ -38,5 +38,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 port = int(sys.argv[1]) if len(sys.argv) > 1 else 8765
-print(f"fake GitHub on http://127.0.0.1:{port}", flush=True)
-http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
+server = http.server.HTTPServer(("127.0.0.1", port), Handler)
+# Printed once the port is bound, so a script can wait for this line.
+print(f"fake GitHub listening on http://127.0.0.1:{port}", flush=True)
+server.serve_forever()

@@ -1,6 +1,8 @@
-//! Embeds the built-in command components the build scripts made, when they
-//! exist: the component's bytes, and its runtime files packed into one blob
-//! (`pack`), so the binary works with no files beside it.
+//! Embeds the built-in command components the build scripts made: the
+//! component's bytes, and its runtime files packed into one blob (`pack`),
+//! so the binary works with no files beside it. One that is missing fails
+//! the build with the script that builds it, unless
+//! `COMPUTER_WITHOUT_GUESTS=1` asks for a binary without it.
 
 use std::io::Write;
 
@@ -54,6 +56,8 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let root = manifest.join("../..");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    println!("cargo::rerun-if-env-changed=COMPUTER_WITHOUT_GUESTS");
+    let allow_missing = std::env::var_os("COMPUTER_WITHOUT_GUESTS").is_some_and(|v| v == "1");
     for (cfg, var, wasm, files, script) in BUILTINS {
         println!("cargo::rustc-check-cfg=cfg({cfg})");
         println!("cargo::rerun-if-env-changed={var}");
@@ -76,7 +80,16 @@ fn main() {
                 Some((dir, _)) => format!("{} or {}", wasm.display(), dir.display()),
                 None => wasm.display().to_string(),
             };
-            println!("cargo::warning={what} not found; run {script} to build it in");
+            if allow_missing {
+                println!(
+                    "cargo::warning={what} not found; built without it (COMPUTER_WITHOUT_GUESTS=1)"
+                );
+            } else {
+                println!(
+                    "cargo::error={what} not found: build it first with {script} \
+                     (or set COMPUTER_WITHOUT_GUESTS=1 for a binary without it)"
+                );
+            }
             continue;
         }
         if let Some((dir, blob)) = &files {

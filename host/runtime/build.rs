@@ -1,5 +1,9 @@
-//! Embeds the guest components built by `scripts/build-guests.sh`, when
-//! they exist, so that the runtime works with no files beside the binary.
+//! Embeds the guest components built by `scripts/build-guests.sh`, so that
+//! the runtime works with no files beside the binary. A build without them
+//! fails and says how to build them (a binary that cannot run a shell is
+//! not what anyone building this meant), unless
+//! `COMPUTER_WITHOUT_GUESTS=1` asks for a runtime without built-in guests
+//! (an embedder that registers its own).
 
 use std::path::PathBuf;
 
@@ -20,6 +24,8 @@ const GUESTS: &[(&str, &str, &str)] = &[
 ];
 
 fn main() {
+    println!("cargo::rerun-if-env-changed=COMPUTER_WITHOUT_GUESTS");
+    let allow_missing = std::env::var_os("COMPUTER_WITHOUT_GUESTS").is_some_and(|v| v == "1");
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let built = manifest.join("../../guests/target/wasm32-wasip2/release");
     for (cfg, var, file) in GUESTS {
@@ -40,9 +46,16 @@ fn main() {
             println!("cargo::rustc-env={var}_SHA256={digest}");
             println!("cargo::rustc-env={var}={}", abs.display());
             println!("cargo::rustc-cfg={cfg}");
+        } else if allow_missing {
+            println!(
+                "cargo::warning={file} not found at {}; built without it (COMPUTER_WITHOUT_GUESTS=1)",
+                path.display()
+            );
         } else {
             println!(
-                "cargo::warning={file} not found at {}; run scripts/build-guests.sh to embed it",
+                "cargo::error={file} not found at {}: build the guests first with \
+                 scripts/build-guests.sh (or set COMPUTER_WITHOUT_GUESTS=1 for a runtime \
+                 without built-in guests)",
                 path.display()
             );
         }

@@ -48,3 +48,26 @@ fn a_default_export_is_printed_as_node_p_prints_it() {
     );
     assert_eq!(stdout_of(&ws, &["export default () => undefined"]), "");
 }
+
+/// A compile is announced on piped stderr as soon as it starts (an agent
+/// reading stderr learns why it waits), and only while one is needed.
+#[test]
+fn a_compile_says_so_on_piped_stderr_and_only_once() {
+    let ws = Ws::new();
+    let cache = tempfile::tempdir().unwrap();
+    let run = || {
+        let out = ws
+            .command(&["run", "curl", "--version"])
+            .env("COMPUTER_CACHE_DIR", cache.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", describe(&["run"], &out));
+        text(&out.stderr)
+    };
+    let first = run();
+    assert!(
+        first.starts_with("computer: compiling curl (0.5 MB) for this machine, once"),
+        "{first}"
+    );
+    assert_eq!(run(), "", "the second run loads the cached compile");
+}

@@ -4,11 +4,27 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+/// Shown after `computer --help`: the commands a first session uses.
+const EXAMPLES: &str = "\
+Examples:
+  computer init                                  create ./.computer/workspace.db (or --workspace PATH)
+  computer import ./project /project             copy a host directory in
+  computer exec 'cd /project && grep -rn TODO .' bash against the workspace (the default backend)
+  computer exec --backend js 'export default 6 * 7'
+  computer exec 'python3 -c \"print(42)\"; git status -s'
+  computer fs edit /project/main.rs --old 'foo()' --new 'bar()'
+  computer pending; computer respond RUN CALL '{\"approved\": true}'
+  computer mcp                                   serve the agent tools to an MCP client
+  computer audit --limit 20                      every operation: by whom, with what outcome
+
+A command's own help: computer help exec, computer fs --help, computer fs grep --help";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "computer",
     version,
-    about = "A computer for AI agents: a durable SQLite workspace filesystem and ways to run code against it"
+    about = "A computer for AI agents: a durable SQLite workspace filesystem and ways to run code against it",
+    after_help = EXAMPLES
 )]
 pub struct Cli {
     /// Workspace file [default: $COMPUTER_WORKSPACE, else ./.computer/workspace.db]
@@ -45,13 +61,19 @@ pub enum Command {
     Fs(FsCommand),
     /// Copy a host directory into the workspace
     Import {
+        /// The host directory to copy (host symlinks are not followed out of it)
         host_dir: PathBuf,
         /// Destination in the workspace
         #[arg(default_value = "/")]
         ws_dir: String,
     },
     /// Write a workspace directory out to the host
-    Export { ws_dir: String, host_dir: PathBuf },
+    Export {
+        /// The workspace directory to write out
+        ws_dir: String,
+        /// Where on the host (created if missing; existing files are replaced)
+        host_dir: PathBuf,
+    },
     /// Run code against the workspace
     Exec(ExecArgs),
     /// Run a command component (`computer commands ls`) directly, without a shell: computer run rg -n TODO .
@@ -87,7 +109,9 @@ pub enum Command {
     Pending,
     /// Answer a pending interrupt and resume its run
     Respond {
+        /// The run that waits (`computer pending` lists it)
         run: String,
+        /// The call it waits on, from the same list
         call: String,
         /// The answer, as JSON (what the module's interrupt returns)
         #[arg(required_unless_present = "reject")]
@@ -267,7 +291,10 @@ impl RunArgs {
 #[derive(Subcommand, Debug)]
 pub enum RunsCommand {
     /// Show one run with its output
-    Show { id: String },
+    Show {
+        /// The run's id (`computer runs` lists them)
+        id: String,
+    },
 }
 
 #[derive(Args, Debug, Clone, Copy)]
@@ -284,6 +311,7 @@ pub struct PageArgs {
 pub enum FsCommand {
     /// Write a file's bytes to stdout
     Read {
+        /// The file to read
         path: String,
         /// Start at this byte
         #[arg(long, default_value_t = 0)]
@@ -294,6 +322,7 @@ pub enum FsCommand {
     },
     /// Write stdin to a file
     Write {
+        /// The file to write (replaced if it exists)
         path: String,
         /// Permission bits in octal, e.g. 644
         #[arg(long)]
@@ -306,11 +335,20 @@ pub enum FsCommand {
         parents: bool,
     },
     /// Append stdin to a file (created if missing)
-    Append { path: String },
+    Append {
+        /// The file to append to
+        path: String,
+    },
     /// Cut or zero-extend a file to SIZE bytes
-    Truncate { path: String, size: u64 },
+    Truncate {
+        /// The file to cut or extend
+        path: String,
+        /// Its new size in bytes
+        size: u64,
+    },
     /// List a directory
     Ls {
+        /// The directory to list
         #[arg(default_value = "/")]
         path: String,
         /// Long format: mode, size, mtime, name
@@ -321,6 +359,7 @@ pub enum FsCommand {
     },
     /// Show a path's metadata
     Stat {
+        /// The path to describe
         path: String,
         /// Describe a symlink itself rather than its target
         #[arg(long)]
@@ -328,17 +367,21 @@ pub enum FsCommand {
     },
     /// Create a directory
     Mkdir {
+        /// The directory to create
         path: String,
         /// Create parents; succeed if it exists
         #[arg(short = 'p', long)]
         parents: bool,
+        /// Permission bits in octal, e.g. 755
         #[arg(long)]
         mode: Option<String>,
     },
     /// Remove paths
     Rm {
+        /// The paths to remove
         #[arg(required = true)]
         paths: Vec<String>,
+        /// Remove directories and what they hold
         #[arg(short = 'r', long)]
         recursive: bool,
         /// Ignore missing paths
@@ -346,11 +389,19 @@ pub enum FsCommand {
         force: bool,
     },
     /// Rename or move (into TO if TO is a directory)
-    Mv { from: String, to: String },
+    Mv {
+        /// The path to move
+        from: String,
+        /// Its new path, or a directory to move it into
+        to: String,
+    },
     /// Copy (into TO if TO is a directory); shares content, copies no bytes
     Cp {
+        /// The path to copy
         from: String,
+        /// The copy's path, or a directory to copy it into
         to: String,
+        /// Copy a directory and what it holds
         #[arg(short = 'r', long)]
         recursive: bool,
     },
@@ -359,13 +410,23 @@ pub enum FsCommand {
         /// Symbolic (the only kind supported)
         #[arg(short = 's', long)]
         symbolic: bool,
+        /// What the link points to (stored as given; it need not exist)
         target: String,
+        /// The link to create
         path: String,
     },
     /// Print a symlink's target
-    Readlink { path: String },
+    Readlink {
+        /// The symlink
+        path: String,
+    },
     /// Change permission bits: chmod MODE PATH
-    Chmod { mode: String, path: String },
+    Chmod {
+        /// Permission bits in octal, e.g. 755
+        mode: String,
+        /// The file or directory
+        path: String,
+    },
     /// Glob under DIR (default /): *, **, ?, [...], {a,b}. `fs find '**/*.rs'` or `fs find /src '*.rs'`
     Find {
         /// The directory to search under, or the pattern when it is the only argument
@@ -390,6 +451,7 @@ pub enum FsCommand {
         /// PATTERN is a regular expression (default: literal)
         #[arg(long, short = 'E')]
         regex: bool,
+        /// Match case-insensitively
         #[arg(short = 'i', long)]
         ignore_case: bool,
         /// Lines of context
@@ -403,9 +465,12 @@ pub enum FsCommand {
     },
     /// Replace unique text in a file; prints a unified diff
     Edit {
+        /// The file to edit
         path: String,
+        /// Text to replace; it must occur exactly once (include surrounding lines to make it unique)
         #[arg(long, requires = "new", conflicts_with = "edits")]
         old: Option<String>,
+        /// What replaces it
         #[arg(long, requires = "old")]
         new: Option<String>,
         /// A JSON array of {"old": ..., "new": ...} (or oldText/newText)
@@ -414,8 +479,42 @@ pub enum FsCommand {
     },
     /// Declare a subtree read-only (or writable again with --off)
     Readonly {
+        /// The subtree to protect; without it, list the read-only subtrees
         path: Option<String>,
+        /// Make it writable again
         #[arg(long, requires = "path")]
         off: bool,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every positional argument of every subcommand, with its path, that
+    /// `--help` would show without a sentence.
+    fn undocumented(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+        for arg in cmd.get_positionals() {
+            if arg.get_help().is_none() && !arg.is_hide_set() {
+                out.push(format!("{path} <{}>", arg.get_id()));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            undocumented(sub, &format!("{path} {}", sub.get_name()), out);
+        }
+    }
+
+    #[test]
+    fn every_positional_argument_says_what_it_is() {
+        let mut missing = Vec::new();
+        undocumented(&super::Cli::command(), "computer", &mut missing);
+        assert!(missing.is_empty(), "no help text: {missing:?}");
+    }
+
+    #[test]
+    fn the_top_level_help_shows_examples() {
+        let help = super::Cli::command().render_long_help().to_string();
+        assert!(help.contains("Examples:"), "{help}");
+        assert!(help.contains("computer exec"), "{help}");
+    }
 }

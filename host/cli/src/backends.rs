@@ -5,6 +5,7 @@
 use computer_container::{
     AUTO_BACKEND, CONTAINER_BACKEND, ContainerBackend, ContainerConfig, ContainerError,
 };
+use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -47,24 +48,28 @@ pub fn runtime(
     }
 }
 
-/// A spinner on stderr while a component compiles (the first run of
-/// `python3` on a machine waits seconds for it). indicatif draws only on a
-/// terminal, so piped stderr, which agents and tests read, stays the run's.
+/// What a user sees while a component compiles (the first run of the shell
+/// on a machine waits seconds for it): a spinner on a terminal, else one
+/// `computer:` line on stderr when the compile starts, so that an agent or a
+/// log reading piped stderr knows why nothing else comes. `computer prepare`
+/// (run by the set-up scripts) compiles everything ahead, so runs after it
+/// print neither.
 fn compile_spinner() -> CompileObserver {
     let current: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    let terminal = std::io::stderr().is_terminal();
     CompileObserver(Arc::new(move |event| {
         let mut slot = current.lock().unwrap_or_else(|e| e.into_inner());
         match event {
+            CompileEvent::Started { name, bytes } if !terminal => {
+                eprintln!("{}", compile_line(name, *bytes));
+            }
             CompileEvent::Started { name, bytes } => {
                 let bar = ProgressBar::new_spinner();
                 bar.set_style(
                     ProgressStyle::with_template("{spinner} {msg} {elapsed}")
                         .unwrap_or_else(|_| ProgressStyle::default_spinner()),
                 );
-                bar.set_message(format!(
-                    "compiling {name} ({} MB) for this machine, once: later runs load it from the cache",
-                    bytes >> 20
-                ));
+                bar.set_message(compile_line(name, *bytes));
                 bar.enable_steady_tick(Duration::from_millis(120));
                 *slot = Some(bar);
             }
@@ -75,6 +80,13 @@ fn compile_spinner() -> CompileObserver {
             }
         }
     }))
+}
+
+fn compile_line(name: &str, bytes: usize) -> String {
+    format!(
+        "computer: compiling {name} ({:.1} MB) for this machine, once: later runs load it from the cache (`computer prepare` compiles them all ahead)",
+        bytes as f64 / 1e6
+    )
 }
 
 /// `computer prepare`: every built-in component compiled into the cache,

@@ -152,6 +152,9 @@ impl ComputerServer {
                                 None
                             }
                         };
+                    if let Some(rt) = &runtime {
+                        warm_in_background(rt.clone());
+                    }
                     tools_cmd::tool_set(build_state.ws.clone(), runtime, &build_state.args)
                 })
                 .await;
@@ -357,6 +360,25 @@ impl ServerHandler for ComputerServer {
             }
         };
         Ok(json_contents(&uri, &doc).into())
+    }
+}
+
+/// Compiles (or loads from the cache) every built-in component on a thread
+/// of its own, backends first, so that a client's first `exec` does not wait
+/// seconds for a compile its tool timeout may not allow. An exec that needs
+/// a component still compiling waits for that compile, not for a second one.
+fn warm_in_background(runtime: computer_runtime::Runtime) {
+    let spawned = std::thread::Builder::new()
+        .name("warm-components".into())
+        .spawn(move || {
+            for (name, result) in runtime.prepare() {
+                if let Err(e) = result {
+                    tracing::warn!("{name} could not be prepared: {e}");
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!("cannot warm the components in the background: {e}");
     }
 }
 

@@ -28,6 +28,7 @@ pub enum NetCommand {
     Ls,
     /// Remove entries, written as they were allowed
     Deny {
+        /// Entries to remove, as `computer net ls` shows them
         #[arg(value_name = "HOST[:PORT]", required = true)]
         entries: Vec<String>,
     },

@@ -4,7 +4,7 @@ use computer_store::FsError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExecError {
-    #[error("unknown backend {name:?}; available: {}", available.join(", "))]
+    #[error("unknown backend {name:?}; {}", offered(available))]
     UnknownBackend {
         name: String,
         available: Vec<String>,
@@ -86,5 +86,41 @@ pub(crate) fn one_line(e: &wasmtime::Error) -> String {
         "unknown error".to_owned()
     } else {
         parts.join(" ")
+    }
+}
+
+/// The backends a run may ask for, or why there are none.
+fn offered(available: &[String]) -> String {
+    if available.is_empty() {
+        // Only a build with COMPUTER_WITHOUT_GUESTS=1 and nothing registered.
+        "no backends are registered: this runtime was built without its guests \
+         (scripts/build-guests.sh, then cargo build) and none were added"
+            .to_owned()
+    } else {
+        format!("available: {}", available.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ExecError;
+
+    #[test]
+    fn an_unknown_backend_names_the_others_or_says_why_there_are_none() {
+        let some = ExecError::UnknownBackend {
+            name: "shel".into(),
+            available: vec!["js".into(), "shell".into()],
+        };
+        assert_eq!(
+            some.to_string(),
+            "unknown backend \"shel\"; available: js, shell"
+        );
+        let none = ExecError::UnknownBackend {
+            name: "shell".into(),
+            available: vec![],
+        };
+        let text = none.to_string();
+        assert!(text.contains("built without its guests"), "{text}");
+        assert!(text.contains("scripts/build-guests.sh"), "{text}");
     }
 }

@@ -294,11 +294,16 @@ impl Runtime {
     /// the component cache now, so no later run waits for it; each name
     /// with its outcome. Already cached ones only load.
     pub fn prepare(&self) -> Vec<(String, Result<(), ExecError>)> {
-        let mut out = self.inner.commands.prepare_all(&self.inner);
-        for backend in self.all_backends() {
+        // Backends first, the default (the shell) first of all: a run
+        // starts with its backend, and calls commands later.
+        let mut backends = self.all_backends();
+        backends.sort_by_key(|b| b.info().name != SHELL_BACKEND);
+        let mut out = Vec::new();
+        for backend in backends {
             let name = backend.info().name;
             out.push((name, backend.prepare(self)));
         }
+        out.extend(self.inner.commands.prepare_all(&self.inner));
         out
     }
 
