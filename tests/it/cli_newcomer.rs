@@ -71,3 +71,40 @@ fn a_compile_says_so_on_piped_stderr_and_only_once() {
     );
     assert_eq!(run(), "", "the second run loads the cached compile");
 }
+
+/// `computer mcp` compiles the built-in components at start-up, before any
+/// tool call, so a client's first exec does not wait for the compile (an
+/// MCP client's tool timeout may be 30 s).
+#[test]
+fn the_mcp_server_compiles_the_components_before_the_first_call() {
+    let ws = Ws::new();
+    let cache = tempfile::tempdir().unwrap();
+    let mut server = ws
+        .command(&["mcp"])
+        .env("COMPUTER_CACHE_DIR", cache.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let compiled = || {
+        std::fs::read_dir(cache.path())
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .any(|e| e.path().extension().is_some_and(|x| x == "cwasm"))
+            })
+            .unwrap_or(false)
+    };
+    // Not a timing test: a generous bound on a compile that must happen at all.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    while !compiled() && std::time::Instant::now() < deadline {
+        assert!(
+            server.try_wait().unwrap().is_none(),
+            "the server exited without a client"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(compiled(), "no component was compiled into {:?}", cache.path());
+}
