@@ -29,7 +29,7 @@ pub fn runtime(
     container: bool,
 ) -> CliResult<(Runtime, Option<ContainerError>)> {
     if config.on_compile.is_none() {
-        config.on_compile = Some(compile_spinner());
+        config.on_compile = Some(compile_spinner(true));
     }
     let runtime = Runtime::with_builtin_guests(config)?;
     computer_builtins::register(&runtime)?;
@@ -54,14 +54,14 @@ pub fn runtime(
 /// log reading piped stderr knows why nothing else comes. `computer prepare`
 /// (run by the set-up scripts) compiles everything ahead, so runs after it
 /// print neither.
-fn compile_spinner() -> CompileObserver {
+fn compile_spinner(hint: bool) -> CompileObserver {
     let current: Mutex<Option<ProgressBar>> = Mutex::new(None);
     let terminal = std::io::stderr().is_terminal();
     CompileObserver(Arc::new(move |event| {
         let mut slot = current.lock().unwrap_or_else(|e| e.into_inner());
         match event {
             CompileEvent::Started { name, bytes } if !terminal => {
-                eprintln!("{}", compile_line(name, *bytes));
+                eprintln!("{}", compile_line(name, *bytes, hint));
             }
             CompileEvent::Started { name, bytes } => {
                 let bar = ProgressBar::new_spinner();
@@ -69,7 +69,7 @@ fn compile_spinner() -> CompileObserver {
                     ProgressStyle::with_template("{spinner} {msg} {elapsed}")
                         .unwrap_or_else(|_| ProgressStyle::default_spinner()),
                 );
-                bar.set_message(compile_line(name, *bytes));
+                bar.set_message(compile_line(name, *bytes, hint));
                 bar.enable_steady_tick(Duration::from_millis(120));
                 *slot = Some(bar);
             }
@@ -82,17 +82,26 @@ fn compile_spinner() -> CompileObserver {
     }))
 }
 
-fn compile_line(name: &str, bytes: usize) -> String {
-    format!(
-        "computer: compiling {name} ({:.1} MB) for this machine, once: later runs load it from the cache (`computer prepare` compiles them all ahead)",
-        bytes as f64 / 1e6
-    )
+/// `hint`: name `computer prepare`, to a user who did not run it.
+fn compile_line(name: &str, bytes: usize, hint: bool) -> String {
+    let mb = bytes as f64 / 1e6;
+    if hint {
+        format!(
+            "computer: compiling {name} ({mb:.1} MB) for this machine, once: later runs load it from the cache (`computer prepare` compiles them all ahead)"
+        )
+    } else {
+        format!("computer: compiling {name} ({mb:.1} MB) for this machine")
+    }
 }
 
 /// `computer prepare`: every built-in component compiled into the cache,
 /// one line each; exit 1 if one cannot be.
 pub fn prepare(out: Out) -> CliResult<u8> {
-    let (runtime, _) = runtime(RuntimeConfig::default(), false)?;
+    let config = RuntimeConfig {
+        on_compile: Some(compile_spinner(false)),
+        ..RuntimeConfig::default()
+    };
+    let (runtime, _) = runtime(config, false)?;
     let started = Instant::now();
     let results: Vec<(String, Result<(), String>)> = runtime
         .prepare()
