@@ -19,7 +19,7 @@ mod story;
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use computer_runtime::{
     Answer, ExecOptions, JS_BACKEND, Recovered, RunResult, RunStatus, Runtime, RuntimeConfig,
 };
@@ -46,7 +46,13 @@ export default outcome;
 const USAGE: &str = "usage: example-embed-agent [run DIR | approve DIR [--crash-after-post] | reject DIR REASON | recover DIR]";
 
 fn main() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = std::env::args_os()
+        .skip(1)
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| anyhow!("argument {a:?} is not UTF-8"))
+        })
+        .collect::<Result<Vec<String>>>()?;
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let app = |dir: &str, crash| App::open(Path::new(dir), crash);
     let ok = match words.as_slice() {
