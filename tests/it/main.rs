@@ -28,6 +28,7 @@ mod cli_transfer_guard;
 mod cli_workspace;
 mod curl;
 mod durable_crash;
+mod embed_example;
 mod first_hour;
 mod git_corpus;
 mod git_durable;

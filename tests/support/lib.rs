@@ -38,10 +38,7 @@ pub fn computer_bin() -> &'static Path {
             return PathBuf::from(bin);
         }
         let workspace = workspace_root();
-        let target = match std::env::var_os("CARGO_TARGET_DIR") {
-            Some(dir) => workspace.join(dir),
-            None => workspace.join("target"),
-        };
+        let target = target_dir(&workspace);
         let bin = target
             .join("debug")
             .join(format!("computer{}", std::env::consts::EXE_SUFFIX));
@@ -63,26 +60,44 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// `$CARGO_TARGET_DIR` (a relative one from the workspace root), else
+/// `<workspace>/target`.
+fn target_dir(workspace: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => workspace.join(dir),
+        None => workspace.join("target"),
+    }
+}
+
 fn build_cli(workspace: &Path, target: &Path) {
+    cargo_build(workspace, target, "computer-cli", "computer");
+}
+
+/// Binary `bin` of workspace package `package` (an example), built first
+/// with `cargo build` into the target directory [`computer_bin`] uses, for
+/// the same reason: a test never runs a stale one.
+pub fn package_bin(package: &str, bin: &str) -> PathBuf {
+    let workspace = workspace_root();
+    let target = target_dir(&workspace);
+    cargo_build(&workspace, &target, package, bin);
+    target
+        .join("debug")
+        .join(format!("{bin}{}", std::env::consts::EXE_SUFFIX))
+}
+
+fn cargo_build(workspace: &Path, target: &Path, package: &str, bin: &str) {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "computer-cli",
-            "--bin",
-            "computer",
-        ])
+        .args(["build", "--quiet", "-p", package, "--bin", bin])
         .arg("--target-dir")
         .arg(target)
         .current_dir(workspace)
         .stdin(Stdio::null())
         .output()
-        .expect("could not run cargo to build the computer CLI");
+        .unwrap_or_else(|e| panic!("could not run cargo to build {package}: {e}"));
     assert!(
         out.status.success(),
-        "building the computer CLI failed:\n{}",
+        "building {package} failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
 }
@@ -438,10 +453,7 @@ pub fn strings(items: &[&str]) -> Vec<String> {
 /// tests neither write to `$HOME` nor compile a guest in every process.
 pub fn component_cache_dir() -> PathBuf {
     let workspace = workspace_root();
-    let target = match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) => workspace.join(dir),
-        None => workspace.join("target"),
-    };
+    let target = target_dir(&workspace);
     target.join("tmp").join("component-cache")
 }
 

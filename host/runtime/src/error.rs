@@ -2,48 +2,90 @@
 
 use computer_store::FsError;
 
+/// Why [`Runtime::exec`](crate::Runtime::exec), `respond`, `resume` or a
+/// registration refused: nothing ran, and (but for `respond`'s answer)
+/// nothing was recorded. The message says what to change.
 #[derive(Debug, thiserror::Error)]
 pub enum ExecError {
+    /// No backend of that name is registered.
     #[error("unknown backend {name:?}; {}", offered(available))]
     UnknownBackend {
+        /// The name asked for.
         name: String,
+        /// The names that are registered.
         available: Vec<String>,
     },
     /// Refused, not queued: the run was not started (nor recorded).
     #[error(
         "too many concurrent runs: the limit is {limit} at once in this process and that many are running; this run was not started (runs are refused, not queued): retry when one has finished, or raise the limit (RuntimeConfig::max_concurrent_runs; `computer mcp --max-runs N` or COMPUTER_MAX_RUNS)"
     )]
-    TooManyRuns { limit: usize },
+    TooManyRuns {
+        /// [`RuntimeConfig::max_concurrent_runs`](crate::RuntimeConfig::max_concurrent_runs).
+        limit: usize,
+    },
     /// The run is already being run: by this process, or by another live
     /// process that holds its lease.
     #[error("run {run_id} is busy: {holder}; wait for it to end, or cancel it first")]
-    RunBusy { run_id: String, holder: String },
+    RunBusy {
+        /// The run asked for.
+        run_id: String,
+        /// Who runs it, in words.
+        holder: String,
+    },
+    /// The source, stdin or JSON input is over its [`Limits`](crate::Limits).
     #[error("{what} is {size} bytes, over the {limit}-byte limit")]
     TooLarge {
+        /// Which of them (`source`, `stdin`, `input`).
         what: &'static str,
+        /// Its size in bytes.
         size: usize,
+        /// The limit in bytes.
         limit: usize,
     },
+    /// `ExecOptions::input` is not JSON; the parser's message.
     #[error("input is not valid JSON: {0}")]
     InvalidInput(String),
+    /// An option, or the state of the run it names, does not allow this
+    /// (a bad cwd or limit, a run that has ended, ...).
     #[error("invalid exec option: {0}")]
     InvalidOption(String),
+    /// The workspace refused to record or read the run.
     #[error("{0}")]
     Workspace(#[from] FsError),
     /// No command component of that name (the `command` backend).
     #[error("{name}: command not found (see `computer commands ls`)")]
-    CommandNotFound { name: String },
+    CommandNotFound {
+        /// The command asked for.
+        name: String,
+    },
+    /// A component could not be read, compiled or linked, or does not
+    /// implement the world it is registered for.
     #[error("guest component {name:?} cannot be used: {reason}")]
-    BadGuest { name: String, reason: String },
+    BadGuest {
+        /// The backend or command it was registered as.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A module component could not be loaded, or its interface cannot be
+    /// called with JSON.
     #[error("module {name} cannot be used: {reason}")]
-    BadModule { name: String, reason: String },
+    BadModule {
+        /// `ws:NAME`.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// wasmtime itself failed (engine, linker or component cache set-up).
     #[error("runtime error: {0}")]
     Engine(String),
     /// A backend could not start the run (an engine that is absent or
     /// failing); nothing ran.
     #[error("{reason}")]
     Unavailable {
+        /// The backend asked for.
         backend: String,
+        /// Why it cannot run anything now, and what to do.
         reason: String,
         /// The exit code a CLI should give (125 for a container engine).
         exit_code: i32,

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! The execution runtime: a wasmtime host that runs guest components of
 //! the `runner` world (`computer:workspace`) against a workspace.
 //!
@@ -6,6 +7,69 @@
 //! registered guest, and an on-disk cache of compiled components.
 //! [`Runtime::exec`] starts a run on its own thread and returns a
 //! [`RunHandle`] that streams [`Event`]s and ends in a [`RunResult`].
+//!
+//! An application embedding it:
+//! 1. opens a [`computer_store::Workspace`] and makes a runtime:
+//!    [`Runtime::with_builtin_guests`] registers the `js` and `shell`
+//!    backends (the crate `computer-builtins` adds python3, git, sqlite3
+//!    and curl); [`Runtime::register_backend`] adds its own [`Backend`]s;
+//! 2. registers its `ws:` modules on [`Runtime::modules`]: a Rust
+//!    [`HostModule`] (or an [`AsyncModule`]), or a [`ComponentModule`];
+//!    agent code imports them (`import { postComment } from "ws:github"`);
+//! 3. runs code with [`Runtime::exec`]. A module function that needs a
+//!    human's approval calls [`CallContext::interrupt`]: the run parks
+//!    ([`RunStatus::Waiting`]), the workspace lists it in
+//!    `interrupts().pending()`, and [`Runtime::respond`] answers it and
+//!    resumes the run by replaying its journal, in this process or a later
+//!    one. After a restart, [`Runtime::recover`] takes over the runs a dead
+//!    process left.
+//!
+//! `examples/embed-agent` in the repository is that whole flow, with a
+//! restart in the middle.
+//!
+//! The example below runs JavaScript, so it needs the JS guest built into
+//! this crate (`scripts/build-guests.sh` before the build); the first run
+//! on a machine compiles it into the component cache.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use computer_runtime::{CallContext, ExecOptions, FunctionInfo, HostModule, JS_BACKEND};
+//! use computer_runtime::{ModuleCallError, RunStatus, Runtime, RuntimeConfig};
+//! use computer_store::{Workspace, WriteOptions};
+//! use serde_json::{Value, json};
+//!
+//! /// `ws:greet`: `hello(name)`, written in Rust.
+//! struct Greet;
+//! impl HostModule for Greet {
+//!     fn functions(&self) -> Vec<FunctionInfo> {
+//!         let docs = "Greets someone.".into();
+//!         vec![FunctionInfo { name: "hello".into(), params: vec![], result: None, docs }]
+//!     }
+//!     fn call(&self, _: &str, args: Value, _: &mut CallContext) -> Result<Value, ModuleCallError> {
+//!         Ok(json!(format!("hello, {}", args[0].as_str().unwrap_or("you"))))
+//!     }
+//! }
+//!
+//! let ws = Arc::new(Workspace::in_memory()?);
+//! ws.write("/who.txt", b"world", &WriteOptions::default())?;
+//! let runtime = Runtime::with_builtin_guests(RuntimeConfig::default())?;
+//! runtime.modules().register("ws:greet", Arc::new(Greet))?;
+//!
+//! let agent = r#"
+//!     import { readFileSync } from "node:fs";
+//!     import { hello } from "ws:greet";
+//!     console.log("working");
+//!     export default hello(readFileSync("/who.txt", "utf8"));
+//! "#;
+//! let options = ExecOptions { backend: JS_BACKEND.into(), ..Default::default() };
+//! let result = runtime.exec(ws.clone(), agent, options)?.wait();
+//! assert_eq!(result.status, RunStatus::Completed, "{:?}", result.error);
+//! assert_eq!(result.value, Some(json!("hello, world")));
+//! assert_eq!(result.stdout, b"working\n");
+//! // The run is recorded in the workspace, with its result.
+//! assert!(ws.runs().get(&result.run_id)?.is_some());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod backend;
 mod bindings;

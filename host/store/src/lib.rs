@@ -13,11 +13,40 @@
 //! (module components), [`Workspace::commands`] (command components) and
 //! [`Workspace::net`] (the hosts its HTTP may reach).
 //!
+//! A workspace is opened from a path ([`Workspace::open`]; the file is
+//! created if missing, [`Workspace::open_with`] chooses) or made in memory
+//! for tests. Paths are absolute POSIX paths; every failure is an
+//! [`FsError`] with a POSIX [`Errno`] and a message naming the path.
+//! Operations are attributed to this thread's actor ([`set_actor`],
+//! [`with_actor`]) in the audit log. `computer-runtime` runs code against
+//! a workspace, and `computer-tools` gives a model tools over one.
+//!
 //! ```
-//! use computer_store::{Workspace, WriteOptions};
-//! let ws = Workspace::in_memory().unwrap();
-//! ws.write("/notes/todo.md", b"- ship it\n", &WriteOptions { create_parents: true, ..Default::default() }).unwrap();
-//! assert_eq!(ws.read("/notes/todo.md").unwrap(), b"- ship it\n");
+//! use computer_store::{Errno, GrepOptions, TextEdit, Workspace, WriteOptions};
+//!
+//! let ws = Workspace::in_memory()?;
+//! let parents = WriteOptions { create_parents: true, ..Default::default() };
+//! ws.write("/project/src/lib.rs", b"pub fn answer() -> u32 { 41 }\n", &parents)?;
+//!
+//! // A fork of the project: O(1), sharing every chunk until either side changes.
+//! ws.copy("/project", "/before", true)?;
+//!
+//! let hits = ws.grep("/project", "41", &GrepOptions::default())?;
+//! assert_eq!(hits.matches[0].path, "/project/src/lib.rs");
+//! let edit = TextEdit { old: "41".into(), new: "42".into() };
+//! let result = ws.edit("/project/src/lib.rs", &[edit])?;
+//! assert!(result.diff.contains("+pub fn answer() -> u32 { 42 }"));
+//! assert_eq!(ws.read("/before/src/lib.rs")?, b"pub fn answer() -> u32 { 41 }\n");
+//!
+//! // Errors carry a POSIX code and name the path.
+//! let err = ws.read("/project/missing.rs").unwrap_err();
+//! assert_eq!(err.code, Errno::ENOENT);
+//! assert!(err.to_string().contains("/project/missing.rs"));
+//!
+//! // Every operation is in the audit log, with who did it.
+//! let log = ws.audit().query(&Default::default())?;
+//! assert!(log.iter().any(|r| r.operation == "edit" && r.actor == "embedder"));
+//! # Ok::<(), computer_store::FsError>(())
 //! ```
 
 mod audit;

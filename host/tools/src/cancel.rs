@@ -20,6 +20,7 @@ struct State {
 }
 
 impl CallCancel {
+    /// A switch not pulled yet, for one call.
     pub fn new() -> Self {
         Self::default()
     }
@@ -36,6 +37,7 @@ impl CallCancel {
         }
     }
 
+    /// Whether [`cancel`](Self::cancel) was called on any clone.
     pub fn is_cancelled(&self) -> bool {
         self.state
             .lock()

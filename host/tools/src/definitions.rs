@@ -10,7 +10,10 @@ use crate::{ToolOptions, Tools, choose_backends};
 /// One tool as a model sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolDef {
+    /// What the model calls it by (`read`, `exec`, ...), the `name` of
+    /// [`Tools::call`].
     pub name: String,
+    /// What it does and when to use it, written for the model.
     pub description: String,
     /// JSON Schema (draft 2020-12 subset) of the arguments object.
     pub input_schema: Value,

@@ -4,6 +4,8 @@ use serde_json::{Value, json};
 
 use crate::definitions::ToolDef;
 
+/// A model API's shape of a tool list, for [`render`]. Parses from
+/// `openai`, `anthropic` or `mcp`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// OpenAI function calling: `{"type": "function", "function": {...}}`.
@@ -29,6 +31,7 @@ impl std::str::FromStr for Format {
     }
 }
 
+/// `defs` as the JSON array `format`'s API takes in its request.
 pub fn render(defs: &[ToolDef], format: Format) -> Value {
     let tools: Vec<Value> = defs
         .iter()

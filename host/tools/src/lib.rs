@@ -1,9 +1,42 @@
+#![warn(missing_docs)]
 //! The agent tool layer: `read`, `write`, `edit`, `ls`, `find`, `grep`,
 //! `delete` and `exec` over a workspace, each with a JSON Schema and a
 //! description written for a model, behind one `call(name, args)` entry
 //! point that never fails: errors come back as `{"error": "..."}` saying
 //! what to do next. Every call is recorded in the workspace's `tool_calls`
 //! table, and the filesystem operations it makes are audited as actor `tool`.
+//!
+//! An application hands [`Tools::definitions`] to its model (rendered for
+//! its API with [`render`]), and each tool call the model makes to
+//! [`Tools::call`]; the returned JSON goes back to the model as it is.
+//! `computer mcp` is this crate behind an MCP server.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use computer_store::Workspace;
+//! use computer_tools::{Format, ToolOptions, Tools, render};
+//! use serde_json::json;
+//!
+//! let ws = Arc::new(Workspace::in_memory().unwrap());
+//! // No runtime: the file tools only (`exec` needs a `computer_runtime::Runtime`).
+//! let tools = Tools::new(ws, None, ToolOptions::default());
+//! let for_the_model = render(&tools.definitions(), Format::Anthropic);
+//! assert!(for_the_model.as_array().unwrap().iter().any(|t| t["name"] == "edit"));
+//!
+//! tools.call("write", json!({"path": "/notes.md", "content": "draft\n"}));
+//! let edited = tools.call(
+//!     "edit",
+//!     json!({"path": "/notes.md", "edits": [{"oldText": "draft", "newText": "final"}]}),
+//! );
+//! assert!(!Tools::is_error(&edited), "{edited}");
+//! let read = tools.call("read", json!({"path": "/notes.md"}));
+//! assert!(read.to_string().contains("final"), "{read}");
+//!
+//! // Mistakes are answers the model can act on, not crashes.
+//! let missing = tools.call("read", json!({"path": "/nope.md"}));
+//! assert!(Tools::is_error(&missing));
+//! assert!(missing["error"].as_str().unwrap().contains("/nope.md"));
+//! ```
 
 mod args;
 mod calls;
@@ -67,11 +100,13 @@ impl Tools {
         }
     }
 
+    /// The workspace every tool acts on.
     pub fn workspace(&self) -> &Arc<Workspace> {
         &self.ws
     }
 
-    /// The backends `exec` offers.
+    /// The backends `exec` offers, by name, first the one it uses when a
+    /// call names none.
     pub fn backends(&self) -> &[String] {
         &self.backends
     }

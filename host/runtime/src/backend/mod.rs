@@ -76,7 +76,11 @@ pub struct Resume {
     pub seed: [u8; 32],
 }
 
-/// Something runs execute on.
+/// Something runs execute on: a guest component, a container engine, or a
+/// combination ([`FallbackBackend`]). Register one with
+/// [`Runtime::register_backend`](crate::Runtime::register_backend); runs
+/// reach it by [`BackendInfo::name`], and the tools describe it to a
+/// model from its [`info`](Self::info).
 pub trait Backend: Send + Sync {
     /// Its name and what it can run.
     fn info(&self) -> BackendInfo;

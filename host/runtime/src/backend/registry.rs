@@ -20,7 +20,8 @@ impl Runtime {
         Ok(())
     }
 
-    /// The backend called `name`.
+    /// The backend called `name`, or [`ExecError::UnknownBackend`] listing
+    /// the registered ones.
     pub fn backend(&self, name: &str) -> Result<Arc<dyn Backend>, ExecError> {
         let backends = self
             .inner

@@ -55,8 +55,11 @@ pub enum CommandOrigin {
 /// A command as listed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CommandListing {
+    /// What a run types to start it.
     pub name: String,
+    /// One line on what it does, for people and models.
     pub description: String,
+    /// Whose it is: built in, the embedder's, or the workspace's.
     pub origin: CommandOrigin,
 }
 

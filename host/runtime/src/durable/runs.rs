@@ -110,11 +110,24 @@ fn not_resumable(ws: &Workspace, run_id: &str) -> ExecError {
 /// What `recover` did with one unfinished run.
 pub enum Recovered {
     /// Resumed here: the run goes on (and may park again).
-    Resumed { run_id: String, handle: RunHandle },
+    Resumed {
+        /// The run.
+        run_id: String,
+        /// Follow it, or wait for its result, as after `exec`.
+        handle: RunHandle,
+    },
     /// Its owner died and it does not replay (`on_interrupt: "fail"`): marked failed.
-    Failed { run_id: String },
+    Failed {
+        /// The run.
+        run_id: String,
+    },
     /// Could not be resumed; the run is left as it was.
-    Error { run_id: String, error: String },
+    Error {
+        /// The run.
+        run_id: String,
+        /// Why, as [`ExecError`] says it.
+        error: String,
+    },
 }
 
 impl Runtime {
@@ -144,6 +157,11 @@ impl Runtime {
             None,
             started.elapsed(),
         );
+        // Who decided is the audit row an approval is looked up by later:
+        // written now, not left in the buffer a crash of this process loses.
+        if let Err(e) = ws.audit().flush() {
+            tracing::warn!("cannot write the audit row of answering {call_id}: {e}");
+        }
         let others = ws
             .interrupts()
             .pending()?
@@ -204,6 +222,10 @@ impl Runtime {
             None,
             Duration::ZERO,
         );
+        // Each attempt stays on record even if this process dies in it.
+        if let Err(e) = ws.audit().flush() {
+            tracing::warn!("cannot write the audit row of resuming {run_id}: {e}");
+        }
         let options = spec.into_options(&claimed.backend, run_id);
         let resumed = backend.resume(
             self,

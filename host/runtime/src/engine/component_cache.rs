@@ -69,10 +69,17 @@ pub(crate) fn load(
 #[derive(Debug, Clone)]
 pub enum CompileEvent {
     /// Compiling the component `name` (`bytes` long) starts.
-    Started { name: String, bytes: usize },
+    Started {
+        /// The backend or command it is registered as.
+        name: String,
+        /// The component's size, which is what the compile's time follows.
+        bytes: usize,
+    },
     /// It is compiled (and cached for the next process).
     Finished {
+        /// As in `Started`.
         name: String,
+        /// How long the compile took.
         elapsed: std::time::Duration,
     },
 }

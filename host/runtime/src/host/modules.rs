@@ -16,29 +16,43 @@ use crate::run::state::RunState;
 pub struct FunctionInfo {
     /// kebab-case name, e.g. `post-comment`.
     pub name: String,
+    /// Its positional parameters, in order.
     pub params: Vec<ParamInfo>,
     /// Description of the result type, if there is one.
     pub result: Option<String>,
+    /// What it does, for the agent that lists the module's functions.
     pub docs: String,
 }
 
+/// One parameter of a [`FunctionInfo`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamInfo {
+    /// Its name (documentation only: calls pass arguments by position).
     pub name: String,
+    /// Its type in words (`u32`, `string`, a WIT type).
     pub type_desc: String,
 }
 
-/// Why a module call failed, as the guest sees it.
+/// Why a module call failed, as the guest sees it: JavaScript gets a
+/// thrown `Error` with this message and `code` set to the variant's
+/// kebab-case name (`rejected`, `may-have-taken-effect`, ...).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ModuleCallError {
+    /// No such module or function.
     #[error("{0}")]
     NotFound(String),
+    /// The arguments do not fit the function's parameters.
     #[error("{0}")]
     BadArguments(String),
+    /// The application refused an interrupt; the reason it gave.
     #[error("{0}")]
     Rejected(String),
+    /// The function failed; why.
     #[error("{0}")]
     Failed(String),
+    /// A replay reached a call that passed
+    /// [`CallContext::unsafe_to_repeat`] with no recorded result: it is
+    /// not run again, since it may already have had its effect.
     #[error("{0}")]
     MayHaveTakenEffect(String),
     /// The function returned an error value (JSON).
@@ -53,6 +67,9 @@ pub enum ModuleCallError {
 /// A module: implemented in Rust by the embedding application, or a
 /// module component loaded by the host.
 pub trait HostModule: Send + Sync {
+    /// The functions guests may call (the registry refuses others before
+    /// [`call`](Self::call) sees them). JavaScript imports each under its
+    /// camelCase name.
     fn functions(&self) -> Vec<FunctionInfo>;
     /// `args` is the JSON array of positional arguments. `ctx` identifies
     /// the call (`call_id`, stable across replays) and asks for approvals.
@@ -64,7 +81,9 @@ pub trait HostModule: Send + Sync {
     ) -> Result<Value, ModuleCallError>;
 }
 
-/// The `ws:` modules registered with a runtime, by name without `ws:`.
+/// The `ws:` modules registered with a runtime ([`Runtime::modules`](crate::Runtime::modules)),
+/// by name without `ws:`. Modules live in the process: each process that
+/// runs or resumes runs registers them again.
 #[derive(Default)]
 pub struct ModuleRegistry {
     modules: RwLock<BTreeMap<String, Arc<dyn HostModule>>>,
@@ -88,7 +107,9 @@ pub fn parse_module_name(name: &str) -> Result<&str, String> {
 }
 
 impl ModuleRegistry {
-    /// Registers a host module under `ws:NAME`.
+    /// Registers a host module under `ws:NAME`, in place of one of that
+    /// name, for every run started after this. A name that is not
+    /// `ws:` and `[A-Za-z0-9][A-Za-z0-9._-]*` is refused, with the rule.
     pub fn register(&self, name: &str, module: Arc<dyn HostModule>) -> Result<(), String> {
         let bare = parse_module_name(name)?.to_owned();
         self.modules
@@ -117,6 +138,9 @@ impl ModuleRegistry {
             .cloned()
     }
 
+    /// Calls `function` of `module` (with or without `ws:`) as a guest
+    /// would: unknown names and non-array `args` are errors that name the
+    /// alternatives. For tests of modules and for hosts that call them.
     pub fn call(
         &self,
         module: &str,

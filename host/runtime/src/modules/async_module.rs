@@ -58,6 +58,7 @@ fn shared_runtime() -> Result<&'static tokio::runtime::Runtime, ModuleCallError>
 }
 
 impl AsyncModule {
+    /// A module with no functions yet; add them with `function`.
     pub fn new() -> Self {
         AsyncModule::default()
     }

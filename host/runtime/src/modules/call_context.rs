@@ -31,9 +31,16 @@ pub(crate) trait InterruptSource: Send + Sync {
 /// The application's answer to an interrupt.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
+    /// Go ahead: [`CallContext::interrupt`] returns this value.
     Approved(Value),
+    /// No: [`CallContext::interrupt`] returns
+    /// [`ModuleCallError::Rejected`] with `reason`, which JavaScript sees
+    /// as a thrown Error.
     Rejected {
+        /// Why, for the agent.
         reason: String,
+        /// Anything else the module may read, through
+        /// [`CallContext::interrupt_answer`].
         value: Option<Value>,
     },
 }
@@ -144,6 +151,8 @@ impl CallContext {
         &self.function
     }
 
+    /// The module's settings (`computer modules add --config K=V`), in
+    /// registration order; empty for a host module.
     pub fn config(&self) -> &[(String, String)] {
         &self.config
     }

@@ -33,10 +33,13 @@ use crate::run::state::{Nesting, RunState, Stop, finish_wasi, watched_store};
 pub struct CommandOptions {
     /// `argv[0]` and the rest.
     pub argv: Vec<String>,
+    /// Its whole environment (nothing is inherited), in order.
     pub env: Vec<(String, String)>,
     /// The working directory (`/` if empty).
     pub cwd: String,
+    /// All of its standard input.
     pub stdin: Vec<u8>,
+    /// Its time, memory and output caps.
     pub limits: Limits,
     /// Read-only trees the command sees besides the workspace and `/tmp`.
     pub mounts: Vec<Mount>,

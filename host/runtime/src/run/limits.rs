@@ -10,13 +10,15 @@ pub struct Limits {
     /// Linear memory a guest may grow to; past it the run fails with
     /// "memory limit exceeded".
     pub memory_bytes: usize,
-    /// Output kept and streamed per stream; the rest is dropped with a marker.
+    /// Standard output kept and streamed; the rest is dropped with a marker.
     pub stdout_bytes: usize,
+    /// The same for standard error.
     pub stderr_bytes: usize,
-    /// Size caps on what goes in and comes out: `input_bytes` bounds both
-    /// the JSON `input` and `stdin`.
+    /// The largest source a run accepts ([`ExecError::TooLarge`](crate::ExecError::TooLarge) past it).
     pub source_bytes: usize,
+    /// The largest JSON `input`, and the largest `stdin`.
     pub input_bytes: usize,
+    /// The largest JSON value a run may return; a larger one fails the run.
     pub value_bytes: usize,
     /// The shell backend's own budgets (bashkit's counters).
     pub shell: ShellLimits,

@@ -24,7 +24,9 @@ const FLOOD_DROPPED_WRITES: u64 = 100_000;
 /// Which output stream a [`Sink`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Channel {
+    /// Standard output.
     Stdout,
+    /// Standard error.
     Stderr,
 }
 
@@ -53,6 +55,8 @@ pub struct Sink {
 }
 
 impl Sink {
+    /// A stream that keeps `cap` bytes and sends each write it keeps to
+    /// `events` as an [`Event`].
     pub fn new(channel: Channel, cap: usize, events: Sender<Event>) -> Self {
         Sink {
             channel,

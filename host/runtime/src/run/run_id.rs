@@ -7,6 +7,8 @@ use sha2::{Digest, Sha256};
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// A new run id (`run-` and 16 hex digits), for a caller that needs the id
+/// before the run starts (`ExecOptions::id`).
 pub fn generate() -> String {
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)

@@ -20,9 +20,11 @@ use super::tree::{Kind, Meta, Res};
 pub struct Mount {
     /// Where the guest sees it, e.g. `/usr/lib/python3.14`.
     pub guest_path: String,
+    /// What is there.
     pub source: MountSource,
 }
 
+/// Where a [`Mount`]'s files come from.
 #[derive(Clone, Debug)]
 pub enum MountSource {
     /// A directory of the host, read-only.
