@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use computer_runtime::{
-    Event, ExecError, ExecOptions, Limits, RunHandle, RunStatus, Runtime, RuntimeConfig,
+    Event, ExecError, ExecOptions, LimitNames, Limits, RunHandle, RunStatus, Runtime, RuntimeConfig,
 };
 use computer_store::{Page, Workspace};
 use serde_json::json;
@@ -100,6 +100,17 @@ fn limits_of(args: &ExecArgs, mut limits: Limits) -> CliResult<Limits> {
     Ok(limits)
 }
 
+/// The CLI's knobs, named in the limit errors of its runs.
+pub fn cli_limit_names() -> LimitNames {
+    LimitNames {
+        memory: "--memory MIB".into(),
+        timeout: "--timeout SECS".into(),
+        output: "write large output to a file in the workspace (cmd > /out.txt) and read it \
+                 with computer fs cat"
+            .into(),
+    }
+}
+
 /// Runs the code; returns the process exit code (the guest's).
 pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
     if args.source().as_deref() == Some("-")
@@ -146,6 +157,7 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         id: args.id.clone(),
         on_interrupt: args.on_interrupt,
         image: args.image.clone(),
+        limit_names: cli_limit_names(),
     };
     let ws = Arc::new(ws);
     // Before the run exists, so no signal falls between its record and the handler.

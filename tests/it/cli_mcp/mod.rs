@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 mod cli_tools;
+mod limits;
 mod protocol_errors;
 mod raw;
 mod resources_protocol;
