@@ -272,7 +272,8 @@ pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: O
             let runs = ws
                 .runs()
                 .list(Page::new(page.offset, page.limit.or(Some(50))))?;
-            out.emit(json!({"runs": runs}), || {
+            let docs: Vec<serde_json::Value> = runs.iter().map(run_json).collect();
+            out.emit(json!({"runs": docs}), || {
                 for r in &runs {
                     let code = r.exit_code.map_or("-".to_string(), |c| c.to_string());
                     println!(
@@ -296,7 +297,7 @@ pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: O
             };
             let stdout = String::from_utf8_lossy(&r.stdout).into_owned();
             let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
-            let mut doc = json!(r);
+            let mut doc = run_json(&r);
             doc["stdout"] = json!(stdout);
             doc["stderr"] = json!(stderr);
             out.emit(doc, || {
@@ -325,6 +326,16 @@ pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: O
             Ok(())
         }
     }
+}
+
+/// A run record as `--json` shows it: its `options` (kept as JSON text in
+/// the store) as the object they are.
+fn run_json(r: &computer_store::RunRecord) -> serde_json::Value {
+    let mut doc = json!(r);
+    if let Ok(options) = serde_json::from_str::<serde_json::Value>(&r.options) {
+        doc["options"] = options;
+    }
+    doc
 }
 
 /// The guest's exit code as a process exit code: 0..=255 as is, others

@@ -12,6 +12,7 @@ mod fs_cmd;
 mod input;
 mod mcp_calls;
 mod mcp_cmd;
+mod mcp_json;
 mod mcp_jsonrpc;
 mod mcp_stdio;
 mod modules_cmd;

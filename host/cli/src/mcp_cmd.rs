@@ -44,6 +44,7 @@ use tokio::sync::OnceCell;
 use crate::args::ToolSetArgs;
 use crate::error::{CliError, CliResult};
 use crate::mcp_calls::InFlight;
+use crate::mcp_json::mcp_record;
 use crate::{mcp_stdio, tools_cmd};
 
 /// How many runs `computer://runs` and `resources/list` show.
@@ -327,7 +328,7 @@ impl ServerHandler for ComputerServer {
                 let pending = self
                     .blocking(|ws| ws.interrupts().pending().map_err(internal))
                     .await?;
-                json!({"pending": pending})
+                json!({"pending": pending.iter().map(mcp_record).collect::<Vec<_>>()})
             }
             ResourceUri::Runs => {
                 let runs = self
@@ -337,7 +338,7 @@ impl ServerHandler for ComputerServer {
                             .map_err(internal)
                     })
                     .await?;
-                json!({"runs": runs})
+                json!({"runs": runs.iter().map(mcp_record).collect::<Vec<_>>()})
             }
             ResourceUri::Run(id) => {
                 let shown = id.clone();
@@ -350,7 +351,7 @@ impl ServerHandler for ComputerServer {
                         None,
                     ));
                 };
-                let mut doc = json!(r);
+                let mut doc = mcp_record(&r);
                 doc["stdout"] = json!(cap(&r.stdout));
                 doc["stderr"] = json!(cap(&r.stderr));
                 doc

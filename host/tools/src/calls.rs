@@ -279,7 +279,7 @@ impl Tools {
             .map(|e| {
                 json!({
                     "name": e.name, "kind": e.kind, "size": e.size,
-                    "mtime": e.mtime_ns / 1_000_000,
+                    "mtimeMs": e.mtime_ns / 1_000_000,
                 })
             })
             .collect();
@@ -444,6 +444,7 @@ impl Tools {
         let mut out = json!({
             "runId": r.run_id, "backend": r.backend, "status": r.status, "exitCode": r.exit_code,
             "stdout": stdout, "stderr": stderr, "value": r.value,
+            "durationMs": (r.duration.as_secs_f64() * 1000.0).round() as u64,
         });
         if let Some(sync) = r.sync() {
             out["pushed"] = json!(sync.pushed);

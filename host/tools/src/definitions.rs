@@ -85,7 +85,7 @@ fn read_only_defs() -> Vec<ToolDef> {
         ),
         def(
             "ls",
-            "List a directory: entries with name, kind (file, directory, symlink), size and mtime, sorted by name. Returns `nextOffset` when more entries remain.",
+            "List a directory: entries with name, kind (file, directory, symlink), size and mtimeMs, sorted by name; mtimeMs is milliseconds since the epoch. Returns `nextOffset` when more entries remain.",
             true,
             json!({
                 "path": {"type": "string", "description": PATH},

@@ -16,11 +16,7 @@ fn put_sortable(ws: &Ws) {
 /// The memory a recorded run had, from `computer runs show`.
 fn recorded_memory(ws: &Ws, run_id: &str) -> u64 {
     let doc = ws.json(&["runs", "show", run_id]);
-    // The record keeps its options as the JSON text they were written as.
-    let options: Value = match &doc["options"] {
-        Value::String(text) => serde_json::from_str(text).expect("options are JSON"),
-        other => other.clone(),
-    };
+    let options = &doc["options"];
     options["memory_bytes"]
         .as_u64()
         .unwrap_or_else(|| panic!("no memory_bytes in {options}"))

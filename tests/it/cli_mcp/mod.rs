@@ -24,6 +24,7 @@ mod raw;
 mod resources_protocol;
 mod runs_lifetime;
 mod tools_call;
+mod vocabulary;
 
 const ALL_TOOLS: [&str; 8] = [
     "read", "ls", "find", "grep", "write", "edit", "delete", "exec",
