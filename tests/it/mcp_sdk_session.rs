@@ -1,7 +1,8 @@
 //! `computer mcp` with the official MCP Python SDK (`mcp` on PyPI) as the
 //! client (issue 19, items 10 and 1): a session that lists the tools, runs
 //! an exec and reads a file, then closes while a long exec runs. The run
-//! must end recorded `cancelled`, and `recover` must not run it again.
+//! must end recorded `cancelled`, and `recover` must not run it again. And
+//! an exec that waits for a compile sends progress to a client that asked.
 //!
 //! The SDK lives in a venv that `scripts/setup.sh` makes
 //! (`target/mcp-sdk/venv`, or `$COMPUTER_MCP_PYTHON` naming a python that
@@ -42,15 +43,26 @@ fn script(name: &str) -> PathBuf {
     workspace_root().join("tests/mcp_sdk").join(name)
 }
 
-/// Runs an SDK script against `ws`; returns the JSON it printed.
+/// Runs an SDK script against `ws` with the shared component cache.
 fn run_sdk(python: &PathBuf, ws: &Ws, name: &str, args: &[&str]) -> Value {
+    run_sdk_with_cache(python, ws, name, args, &component_cache_dir())
+}
+
+/// Runs an SDK script against `ws`; returns the JSON it printed.
+fn run_sdk_with_cache(
+    python: &PathBuf,
+    ws: &Ws,
+    name: &str,
+    args: &[&str],
+    cache: &std::path::Path,
+) -> Value {
     let out = Command::new(python)
         .arg(script(name))
         .arg(computer_bin())
         .arg(ws.db())
         .args(args)
         .current_dir(ws.dir())
-        .env("COMPUTER_CACHE_DIR", component_cache_dir())
+        .env("COMPUTER_CACHE_DIR", cache)
         .env_remove("COMPUTER_LOG")
         .output()
         .expect("running the SDK client");
@@ -99,4 +111,26 @@ fn an_sdk_session_that_closes_mid_exec_leaves_its_run_cancelled_and_not_rerun() 
     assert_eq!(ws.cat("/side-effect.txt"), "once\n", "recover: {recovered}");
     let after = ws.json(&["runs", "show", long[0]["id"].as_str().expect("id")]);
     assert_eq!(after["status"], "cancelled");
+}
+
+#[test]
+fn an_exec_that_compiles_sends_progress_to_a_client_that_asked() {
+    let Some(python) = sdk_python() else { return };
+    let ws = Ws::new();
+    let empty_cache = tempfile::tempdir().expect("a cache directory");
+    let seen = run_sdk_with_cache(&python, &ws, "progress.py", &["js"], empty_cache.path());
+    assert_eq!(seen["stdout"], "ran\n");
+    let first: Vec<&str> = seen["first"]
+        .as_array()
+        .expect("first")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(!first.is_empty(), "no progress while compiling: {seen}");
+    assert!(
+        first[0].starts_with("compiling js (") && first[0].contains("for this machine"),
+        "{first:?}"
+    );
+    // Compiled once: the second exec has nothing to wait for.
+    assert_eq!(seen["second"], serde_json::json!([]), "{seen}");
 }

@@ -14,6 +14,7 @@ mod mcp_calls;
 mod mcp_cmd;
 mod mcp_json;
 mod mcp_jsonrpc;
+mod mcp_progress;
 mod mcp_stdio;
 mod modules_cmd;
 mod net_cmd;
