@@ -6,7 +6,9 @@
 #     ripgrep and hexyl as the references of the WASI programs' tests,
 #     python3 and python3-venv for componentize-py (the python3 command);
 #   - node (>= 20) and npm, the oracle of the node command;
-#   - the Rust wasm32-wasip2 target, rustfmt and clippy.
+#   - the Rust wasm32-wasip2 target, rustfmt and clippy;
+#   - the official MCP Python SDK (`mcp` on PyPI) in a venv of its own,
+#     the client of tests/it/mcp_sdk_session.rs.
 set -euo pipefail
 
 log() { printf '[setup] %s\n' "$*" >&2; }
@@ -55,4 +57,16 @@ for comp in rustfmt clippy; do
     rustup component add "$comp"
   fi
 done
+# The MCP Python SDK, pinned, in a venv under the target directory (Debian's
+# python3 is externally managed; the test finds it at target/mcp-sdk/venv).
+MCP_SDK_VERSION=2.3.0
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-target}"
+case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
+MCP_VENV="$TARGET/mcp-sdk/venv"
+if ! "$MCP_VENV/bin/python" -c "import mcp, importlib.metadata as m; assert m.version('mcp') == '$MCP_SDK_VERSION'" 2>/dev/null; then
+  log "installing the MCP Python SDK (mcp==$MCP_SDK_VERSION) into $MCP_VENV"
+  python3 -m venv "$MCP_VENV"
+  "$MCP_VENV/bin/pip" install --quiet --disable-pip-version-check "mcp==$MCP_SDK_VERSION"
+fi
 log "machine ready"

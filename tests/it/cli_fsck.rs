@@ -66,7 +66,7 @@ fn a_changed_chunk_fails_reads_exports_and_fsck() {
         "{text}"
     );
     assert!(
-        lines[1].ends_with("3 chunks checked: 1 problems found"),
+        lines[1].ends_with("3 chunks checked: 1 problem found"),
         "{text}"
     );
 

@@ -210,7 +210,7 @@ fn import_skips_special_files_and_non_utf8_names_and_says_so() {
     assert!(out.status.success(), "{}", describe(&["import"], &out));
     assert_eq!(
         text(&out.stdout),
-        "imported 1 files, 0 directories, 0 symlinks (3 bytes) into /h\n"
+        "imported 1 file, 0 directories, 0 symlinks (3 bytes) into /h\n"
     );
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
@@ -374,7 +374,7 @@ fn export_plain_output() {
     assert_eq!(
         ws.ok(&["export", "/p", out.to_str().expect("UTF-8")]),
         format!(
-            "exported 1 files, 0 directories, 0 symlinks (5 bytes) to {}\n",
+            "exported 1 file, 0 directories, 0 symlinks (5 bytes) to {}\n",
             out.display()
         )
     );

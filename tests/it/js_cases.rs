@@ -256,6 +256,7 @@ fn run_case(runtime: &Runtime, case: &Case) -> Result<RunResult, String> {
         id: None,
         on_interrupt: None,
         image: None,
+        ..Default::default()
     };
     let handle = runtime
         .exec(Arc::new(ws), &case.source, options)

@@ -34,6 +34,7 @@ mod git_corpus;
 mod git_durable;
 mod js_cases;
 mod js_fetch;
+mod mcp_sdk_session;
 mod node_common;
 mod node_corpus;
 mod node_packages;

@@ -173,6 +173,10 @@ pub struct ToolSetArgs {
     /// Backends exec may use, in order of preference [default: every built-in one]
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub backends: Vec<String>,
+    /// The most memory exec's memoryMb may ask for, in MiB (a run that asks for none gets its backend's default: shell 1024, others 256)
+    #[arg(long, value_name = "MIB", default_value_t = computer_tools::DEFAULT_MAX_MEMORY_MB,
+          value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub max_memory: u64,
 }
 
 #[derive(Args, Debug)]

@@ -10,7 +10,7 @@ use computer_store::{CommandInfo, NewCommand, Workspace};
 use serde_json::{Value, json};
 
 use crate::error::{CliError, CliResult};
-use crate::output::{Out, time_string};
+use crate::output::{Out, counted, time_string};
 
 #[derive(Subcommand, Debug)]
 pub enum CommandsCommand {
@@ -113,7 +113,10 @@ fn add(
         json!({"added": name, "replaced": replaced, "command": info_json(&info)}),
         || {
             let verb = if replaced { "replaced" } else { "added" };
-            println!("{verb} {name} ({} bytes)", bytes.len());
+            println!(
+                "{verb} {name} ({})",
+                counted(bytes.len() as u64, "byte", "bytes")
+            );
         },
     );
     Ok(())

@@ -5,7 +5,7 @@ use computer_store::Workspace;
 use serde_json::json;
 
 use crate::error::{CliError, CliResult};
-use crate::output::Out;
+use crate::output::{Out, counted};
 
 #[derive(Subcommand, Debug)]
 pub enum ContainerCommand {
@@ -58,9 +58,9 @@ pub fn run(ws: &Workspace, command: ContainerCommand, out: Out) -> CliResult<u8>
                 println!("image: {}", status.image);
                 println!("idle timeout: {}s", status.idle_timeout_secs);
                 println!(
-                    "synced copy: {} ({} entries, rev {})",
+                    "synced copy: {} ({}, rev {})",
                     status.copy_dir,
-                    status.synced_entries,
+                    counted(status.synced_entries as u64, "entry", "entries"),
                     status.synced_rev.map_or("-".to_owned(), |r| r.to_string())
                 );
             });

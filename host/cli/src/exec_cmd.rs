@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use computer_runtime::{
-    Event, ExecError, ExecOptions, Limits, RunHandle, RunStatus, Runtime, RuntimeConfig,
+    Event, ExecError, ExecOptions, LimitNames, Limits, RunHandle, RunStatus, Runtime, RuntimeConfig,
 };
 use computer_store::{Page, Workspace};
 use serde_json::json;
@@ -100,6 +100,17 @@ fn limits_of(args: &ExecArgs, mut limits: Limits) -> CliResult<Limits> {
     Ok(limits)
 }
 
+/// The CLI's knobs, named in the limit errors of its runs.
+pub fn cli_limit_names() -> LimitNames {
+    LimitNames {
+        memory: "--memory MIB".into(),
+        timeout: "--timeout SECS".into(),
+        output: "write large output to a file in the workspace (cmd > /out.txt) and read it \
+                 with computer fs cat"
+            .into(),
+    }
+}
+
 /// Runs the code; returns the process exit code (the guest's).
 pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
     if args.source().as_deref() == Some("-")
@@ -146,6 +157,7 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         id: args.id.clone(),
         on_interrupt: args.on_interrupt,
         image: args.image.clone(),
+        limit_names: cli_limit_names(),
     };
     let ws = Arc::new(ws);
     // Before the run exists, so no signal falls between its record and the handler.
@@ -260,7 +272,8 @@ pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: O
             let runs = ws
                 .runs()
                 .list(Page::new(page.offset, page.limit.or(Some(50))))?;
-            out.emit(json!({"runs": runs}), || {
+            let docs: Vec<serde_json::Value> = runs.iter().map(run_json).collect();
+            out.emit(json!({"runs": docs}), || {
                 for r in &runs {
                     let code = r.exit_code.map_or("-".to_string(), |c| c.to_string());
                     println!(
@@ -284,7 +297,7 @@ pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: O
             };
             let stdout = String::from_utf8_lossy(&r.stdout).into_owned();
             let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
-            let mut doc = json!(r);
+            let mut doc = run_json(&r);
             doc["stdout"] = json!(stdout);
             doc["stderr"] = json!(stderr);
             out.emit(doc, || {
@@ -313,6 +326,16 @@ pub fn runs(ws: &Workspace, command: Option<RunsCommand>, page: PageArgs, out: O
             Ok(())
         }
     }
+}
+
+/// A run record as `--json` shows it: its `options` (kept as JSON text in
+/// the store) as the object they are.
+fn run_json(r: &computer_store::RunRecord) -> serde_json::Value {
+    let mut doc = json!(r);
+    if let Ok(options) = serde_json::from_str::<serde_json::Value>(&r.options) {
+        doc["options"] = options;
+    }
+    doc
 }
 
 /// The guest's exit code as a process exit code: 0..=255 as is, others

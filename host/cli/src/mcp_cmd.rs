@@ -19,6 +19,10 @@
 //!   run it started, and the server exits once they are recorded
 //!   `cancelled` (`mcp_calls.rs`).
 //!
+//! - A `tools/call` that sent a `progressToken` gets `notifications/progress`
+//!   every second while a component compiles (`mcp_progress.rs`).
+//! - `exec`'s `memoryMb` is capped at `--max-memory` (default 1024 MiB).
+//!
 //! stdout carries protocol messages only; logs go to stderr. Bad input never
 //! ends the server, and every request gets an answer: lines rmcp would drop
 //! (too long, not UTF-8, not JSON) get a JSON-RPC error from our own stdio
@@ -44,6 +48,8 @@ use tokio::sync::OnceCell;
 use crate::args::ToolSetArgs;
 use crate::error::{CliError, CliResult};
 use crate::mcp_calls::InFlight;
+use crate::mcp_json::mcp_record;
+use crate::mcp_progress::Compiles;
 use crate::{mcp_stdio, tools_cmd};
 
 /// How many runs `computer://runs` and `resources/list` show.
@@ -95,6 +101,8 @@ struct State {
     max_runs: usize,
     tools: OnceCell<Arc<Tools>>,
     calls: Arc<InFlight>,
+    /// The compile under way, for calls that asked for progress.
+    compiles: Arc<Compiles>,
 }
 
 #[derive(Clone)]
@@ -124,6 +132,7 @@ impl ComputerServer {
                 max_runs,
                 tools: OnceCell::new(),
                 calls: Arc::default(),
+                compiles: Arc::default(),
             }),
         }
     }
@@ -139,6 +148,7 @@ impl ComputerServer {
                 let built = tokio::task::spawn_blocking(move || {
                     let config = RuntimeConfig {
                         max_concurrent_runs: build_state.max_runs,
+                        on_compile: Some(build_state.compiles.observer()),
                         ..RuntimeConfig::default()
                     };
                     let runtime =
@@ -228,6 +238,11 @@ impl ServerHandler for ComputerServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Set up before the tool set: building it may be what compiles.
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| self.state.compiles.report(context.peer.clone(), token));
         let tools = self.tools().await;
         let name = request.name.into_owned();
         let args = request.arguments.map_or(Value::Null, Value::Object);
@@ -254,6 +269,9 @@ impl ServerHandler for ComputerServer {
                 json!({"error": format!("internal error: the {shown} tool failed unexpectedly; the workspace is unchanged if it was a read, otherwise check it and retry")})
             });
         watcher.abort();
+        if let Some(p) = progress {
+            p.abort();
+        }
         let result = if Tools::is_error(&value) {
             CallToolResult::error(vec![ContentBlock::text(value.to_string())])
         } else {
@@ -330,7 +348,7 @@ impl ServerHandler for ComputerServer {
                 let pending = self
                     .blocking(|ws| ws.interrupts().pending().map_err(internal))
                     .await?;
-                json!({"pending": pending})
+                json!({"pending": pending.iter().map(mcp_record).collect::<Vec<_>>()})
             }
             ResourceUri::Runs => {
                 let runs = self
@@ -340,7 +358,7 @@ impl ServerHandler for ComputerServer {
                             .map_err(internal)
                     })
                     .await?;
-                json!({"runs": runs})
+                json!({"runs": runs.iter().map(mcp_record).collect::<Vec<_>>()})
             }
             ResourceUri::Run(id) => {
                 let shown = id.clone();
@@ -353,7 +371,7 @@ impl ServerHandler for ComputerServer {
                         None,
                     ));
                 };
-                let mut doc = json!(r);
+                let mut doc = mcp_record(&r);
                 doc["stdout"] = json!(cap(&r.stdout));
                 doc["stderr"] = json!(cap(&r.stderr));
                 doc

@@ -10,7 +10,7 @@ use computer_store::{NewModule, Workspace};
 use serde_json::{Value, json};
 
 use crate::error::{CliError, CliResult};
-use crate::output::{Out, time_string};
+use crate::output::{Out, counted, time_string};
 
 #[derive(Subcommand, Debug)]
 pub enum ModulesCommand {
@@ -98,9 +98,9 @@ fn add(
         || {
             let verb = if replaced { "replaced" } else { "added" };
             println!(
-                "{verb} {name} ({}, {} bytes)",
+                "{verb} {name} ({}, {})",
                 module.interface(),
-                bytes.len()
+                counted(bytes.len() as u64, "byte", "bytes")
             );
             print_functions(&functions);
         },
@@ -197,10 +197,10 @@ fn ls(ws: &Workspace, out: Out) -> CliResult {
                     m.allow_hosts.join(", ")
                 };
                 println!(
-                    "{}  sha256:{}  {} bytes  added {}",
+                    "{}  sha256:{}  {}  added {}",
                     m.name,
                     &m.sha256[..m.sha256.len().min(12)],
-                    m.size,
+                    counted(m.size, "byte", "bytes"),
                     time_string(m.added_ns.max(0) as u64)
                 );
                 if !config.is_empty() {

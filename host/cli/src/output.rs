@@ -24,6 +24,12 @@ impl Out {
     }
 }
 
+/// `n` and the noun for it, singular for exactly one: "1 file", "2 files".
+pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `text` with control characters written as escapes (`\n`, `\e`, `\x07`,
 /// `\u{202e}`), for every line printed for people that holds a name, a path or
 /// a message a guest could have chosen. A file named `x\n... cli rm ok` would

@@ -70,6 +70,7 @@ pub fn tool_set(ws: Arc<Workspace>, runtime: Option<Runtime>, args: &ToolSetArgs
         ToolOptions {
             readonly: args.readonly,
             backends: args.backends.clone(),
+            max_memory_mb: Some(args.max_memory),
         },
     )
 }
@@ -88,6 +89,7 @@ pub fn definitions(args: &ToolSetArgs) -> CliResult<Vec<ToolDef>> {
         ToolOptions {
             readonly: args.readonly,
             backends: args.backends.clone(),
+            max_memory_mb: Some(args.max_memory),
         },
         infos,
     ))

@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::error::CliResult;
-use crate::output::Out;
+use crate::output::{Out, counted};
 
 pub fn import(ws: &Workspace, host: &Path, ws_dir: &str, out: Out) -> CliResult {
     // indicatif draws only when stderr is a terminal.
@@ -30,8 +30,8 @@ pub fn import(ws: &Workspace, host: &Path, ws_dir: &str, out: Out) -> CliResult 
     bar.finish_and_clear();
     out.emit(json!(stats), || {
         println!(
-            "imported {} files, {} directories, {} symlinks ({} bytes) into {ws_dir}",
-            stats.files, stats.dirs, stats.symlinks, stats.bytes
+            "imported {} into {ws_dir}",
+            tally(stats.files, stats.dirs, stats.symlinks, stats.bytes)
         );
         for s in &stats.skipped {
             eprintln!("skipped: {s}");
@@ -44,11 +44,8 @@ pub fn export(ws: &Workspace, ws_dir: &str, host: &Path, out: Out) -> CliResult 
     let stats = ws.export(ws_dir, host)?;
     out.emit(json!(stats), || {
         println!(
-            "exported {} files, {} directories, {} symlinks ({} bytes) to {}",
-            stats.files,
-            stats.dirs,
-            stats.symlinks,
-            stats.bytes,
+            "exported {} to {}",
+            tally(stats.files, stats.dirs, stats.symlinks, stats.bytes),
             host.display()
         );
         for s in &stats.skipped {
@@ -56,4 +53,15 @@ pub fn export(ws: &Workspace, ws_dir: &str, host: &Path, out: Out) -> CliResult 
         }
     });
     Ok(())
+}
+
+/// "1 file, 2 directories, 0 symlinks (5 bytes)".
+fn tally(files: u64, dirs: u64, symlinks: u64, bytes: u64) -> String {
+    format!(
+        "{}, {}, {} ({})",
+        counted(files, "file", "files"),
+        counted(dirs, "directory", "directories"),
+        counted(symlinks, "symlink", "symlinks"),
+        counted(bytes, "byte", "bytes")
+    )
 }

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::args::{Command, FsCommand, RunsCommand};
 use crate::error::{CliError, CliResult};
-use crate::output::Out;
+use crate::output::{Out, counted};
 
 /// Only `init` and commands that change the workspace create the file;
 /// commands that only read it need it to exist, and open it read-only when
@@ -74,8 +74,9 @@ pub fn info(ws: &Workspace, shown: &str, out: Out) -> CliResult {
             println!("rev: {rev}");
             println!("nodes: {}", usage.nodes);
             println!(
-                "chunks: {} ({} bytes stored)",
-                usage.chunks, usage.stored_bytes
+                "chunks: {} ({} stored)",
+                usage.chunks,
+                counted(usage.stored_bytes, "byte", "bytes")
             );
             println!("file bytes: {}", usage.node_bytes);
             for p in &ro {
@@ -93,7 +94,11 @@ pub fn quota(ws: &Workspace, size: Option<&str>, out: Out) -> CliResult {
     }
     let q = ws.quota()?;
     out.emit(json!(q), || {
-        println!("quota: {} bytes, {} used", q.limit, q.used)
+        println!(
+            "quota: {}, {} used",
+            counted(q.limit, "byte", "bytes"),
+            q.used
+        )
     });
     Ok(())
 }
@@ -111,11 +116,16 @@ pub fn fsck(ws: &Workspace, shown: &str, out: Out) -> CliResult<u8> {
             let summary = if clean {
                 "ok".to_owned()
             } else {
-                format!("{} problems found", report.problems.len())
+                format!(
+                    "{} found",
+                    counted(report.problems.len() as u64, "problem", "problems")
+                )
             };
             println!(
-                "fsck {shown}: {} nodes, {} entries, {} chunks checked: {summary}",
-                report.nodes, report.entries, report.chunks
+                "fsck {shown}: {}, {}, {} checked: {summary}",
+                counted(report.nodes, "node", "nodes"),
+                counted(report.entries, "entry", "entries"),
+                counted(report.chunks, "chunk", "chunks")
             );
         },
     );

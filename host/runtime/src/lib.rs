@@ -108,6 +108,7 @@ pub use modules::component::{ComponentModule, ModuleLimits};
 pub use run::command::CommandOptions;
 pub use run::exec::RunSlot;
 pub use run::handle::{Killer, RunHandle};
+pub use run::limit_names::LimitNames;
 pub use run::limits::{Limits, ShellLimits};
 pub use run::options::ExecOptions;
 pub use run::output::{Channel as OutputChannel, Sink as OutputSink};

@@ -87,4 +87,5 @@ pub struct Exec {
     pub env: BTreeMap<String, String>,
     pub input: Option<Value>,
     pub timeout_ms: Option<u64>,
+    pub memory_mb: Option<u64>,
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use computer_runtime::{EXIT_NOT_FOUND, ExecOptions, Limits};
+use computer_runtime::{EXIT_NOT_FOUND, ExecOptions, LimitNames, Limits};
 use computer_store::{
     Errno, FsError, GrepOptions, NodeKind, Page, RmOptions, TextEdit, ToolCall, WriteOptions,
     summarize_text, with_actor,
@@ -279,7 +279,7 @@ impl Tools {
             .map(|e| {
                 json!({
                     "name": e.name, "kind": e.kind, "size": e.size,
-                    "mtime": e.mtime_ns / 1_000_000,
+                    "mtimeMs": e.mtime_ns / 1_000_000,
                 })
             })
             .collect();
@@ -369,6 +369,31 @@ impl Tools {
         Ok(json!({"path": a.path, "deleted": true}))
     }
 
+    /// `memoryMb` in bytes, if it is within the server's ceiling.
+    fn memory_within_ceiling(&self, mb: u64) -> Result<usize, ToolError> {
+        let ceiling = self.max_memory_mb;
+        if mb == 0 {
+            return Err(ToolError(format!(
+                "invalid memoryMb 0: give MiB from 1 to {ceiling}"
+            )));
+        }
+        if mb > ceiling {
+            return Err(ToolError(format!(
+                "memoryMb {mb} is over this server's ceiling of {ceiling} MiB; ask for {ceiling} or less (the ceiling is the server's: computer mcp --max-memory MIB)"
+            )));
+        }
+        Ok((mb as usize) << 20)
+    }
+
+    /// This tool's knobs, named in the limit errors of its runs.
+    fn limit_names(&self) -> LimitNames {
+        LimitNames {
+            memory: format!("memoryMb (at most {} here)", self.max_memory_mb),
+            timeout: format!("timeoutMs (at most {MAX_TIMEOUT_MS})"),
+            output: "write large output to a file (cmd > /out.txt) and page it with read".into(),
+        }
+    }
+
     fn exec(&self, a: args::Exec, cancel: &CallCancel) -> ToolResult {
         let Some(runtime) = &self.runtime else {
             return Err(ToolError("exec is not available: no runtime".into()));
@@ -392,12 +417,16 @@ impl Tools {
             }
             limits.timeout = Duration::from_millis(ms);
         }
+        if let Some(mb) = a.memory_mb {
+            limits.memory_bytes = self.memory_within_ceiling(mb)?;
+        }
         let options = ExecOptions {
             backend: backend.clone(),
             cwd: a.cwd,
             env: a.env,
             input: a.input.map(|v| v.to_string()),
             limits: Some(limits),
+            limit_names: self.limit_names(),
             ..Default::default()
         };
         if cancel.is_cancelled() {
@@ -415,6 +444,7 @@ impl Tools {
         let mut out = json!({
             "runId": r.run_id, "backend": r.backend, "status": r.status, "exitCode": r.exit_code,
             "stdout": stdout, "stderr": stderr, "value": r.value,
+            "durationMs": (r.duration.as_secs_f64() * 1000.0).round() as u64,
         });
         if let Some(sync) = r.sync() {
             out["pushed"] = json!(sync.pushed);

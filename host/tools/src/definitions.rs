@@ -47,23 +47,26 @@ const PATH: &str = "Absolute path in the workspace, like /src/main.rs";
 /// had the backends `available`, without building one (compiling guests can
 /// take seconds): for printing them, as `computer tools` does.
 pub fn definitions_for(options: ToolOptions, available: Vec<BackendInfo>) -> Vec<ToolDef> {
+    let ceiling = options
+        .max_memory_mb
+        .unwrap_or(crate::DEFAULT_MAX_MEMORY_MB);
     let backends = choose_backends(options.backends, available);
-    definitions_of(options.readonly, &backends)
+    definitions_of(options.readonly, &backends, ceiling)
 }
 
 impl Tools {
     /// The tools this set exposes, in a stable order.
     pub fn definitions(&self) -> Vec<ToolDef> {
-        definitions_of(self.readonly, &self.infos)
+        definitions_of(self.readonly, &self.infos, self.max_memory_mb)
     }
 }
 
-fn definitions_of(readonly: bool, backends: &[BackendInfo]) -> Vec<ToolDef> {
+fn definitions_of(readonly: bool, backends: &[BackendInfo], max_memory_mb: u64) -> Vec<ToolDef> {
     let mut defs = read_only_defs();
     if !readonly {
         defs.extend(mutating_defs());
         if !backends.is_empty() {
-            defs.push(exec_def(backends));
+            defs.push(exec_def(backends, max_memory_mb));
         }
     }
     defs
@@ -85,7 +88,7 @@ fn read_only_defs() -> Vec<ToolDef> {
         ),
         def(
             "ls",
-            "List a directory: entries with name, kind (file, directory, symlink), size and mtime, sorted by name. Returns `nextOffset` when more entries remain.",
+            "List a directory: entries with name, kind (file, directory, symlink), size and mtimeMs, sorted by name; mtimeMs is milliseconds since the epoch. Returns `nextOffset` when more entries remain.",
             true,
             json!({
                 "path": {"type": "string", "description": PATH},
@@ -178,7 +181,7 @@ fn mutating_defs() -> Vec<ToolDef> {
 
 /// `exec`'s definition, generated from what the offered backends say of
 /// themselves.
-fn exec_def(backends: &[BackendInfo]) -> ToolDef {
+fn exec_def(backends: &[BackendInfo], max_memory_mb: u64) -> ToolDef {
     let mut guide = String::new();
     for b in backends {
         guide.push_str(&format!("- `{}`: {}", b.name, b.description));
@@ -208,6 +211,7 @@ fn exec_def(backends: &[BackendInfo]) -> ToolDef {
             "env": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Environment variables"},
             "input": {"description": "JSON input (js: the argument of the default export; python: the global `input`)"},
             "timeoutMs": {"type": "integer", "minimum": 1, "maximum": 3600000, "description": "Time limit in ms (default 60000)"},
+            "memoryMb": {"type": "integer", "minimum": 1, "maximum": max_memory_mb, "description": format!("Memory limit in MiB (default: the backend's; shell 1024, others 256); at most {max_memory_mb} on this server")},
         }),
         &["command"],
     )

@@ -66,7 +66,15 @@ pub struct ToolOptions {
     /// Backends `exec` may use, in order of preference; empty means every
     /// backend the runtime has.
     pub backends: Vec<String>,
+    /// The most memory `exec`'s `memoryMb` may ask for, in MiB [default:
+    /// [`DEFAULT_MAX_MEMORY_MB`]]. A run that asks for none gets its
+    /// backend's default, whatever this is.
+    pub max_memory_mb: Option<u64>,
 }
+
+/// The default ceiling of `exec`'s `memoryMb`: the shell's default memory,
+/// the largest of the built-in backends'.
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 1024;
 
 /// A tool set over one workspace.
 pub struct Tools {
@@ -77,6 +85,8 @@ pub struct Tools {
     backends: Vec<String>,
     /// What they say of themselves (for `exec`'s description).
     infos: Vec<BackendInfo>,
+    /// The ceiling of `memoryMb`.
+    max_memory_mb: u64,
     locks: PathLocks,
 }
 
@@ -96,6 +106,7 @@ impl Tools {
             readonly: options.readonly,
             backends: infos.iter().map(|i| i.name.clone()).collect(),
             infos,
+            max_memory_mb: options.max_memory_mb.unwrap_or(DEFAULT_MAX_MEMORY_MB),
             locks: PathLocks::default(),
         }
     }

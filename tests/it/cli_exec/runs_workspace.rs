@@ -172,7 +172,7 @@ fn each_backend_gets_its_own_default_memory_cap_unless_memory_is_given() {
     let ws = Ws::new();
     let memory_of = |id: &str| -> u64 {
         let record = ws.json(&["runs", "show", id]);
-        let options: Value = serde_json::from_str(record["options"].as_str().unwrap()).unwrap();
+        let options = &record["options"];
         options["memory_bytes"].as_u64().unwrap()
     };
     for (args, id, want) in [

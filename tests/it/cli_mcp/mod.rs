@@ -18,11 +18,13 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 mod cli_tools;
+mod limits;
 mod protocol_errors;
 mod raw;
 mod resources_protocol;
 mod runs_lifetime;
 mod tools_call;
+mod vocabulary;
 
 const ALL_TOOLS: [&str; 8] = [
     "read", "ls", "find", "grep", "write", "edit", "delete", "exec",

@@ -71,7 +71,13 @@ async fn runs_are_resources() {
     assert_eq!(run["id"], first);
     assert_eq!(run["backend"], "js");
     assert_eq!(run["status"], "completed");
-    assert_eq!(run["exit_code"], 0);
+    assert_eq!(run["exitCode"], 0);
+    assert!(run["startedNs"].as_i64().is_some(), "{run}");
+    assert_eq!(run["options"]["timeoutMs"], 60000, "{run}");
+    assert!(
+        run.get("exit_code").is_none(),
+        "MCP keys are camelCase: {run}"
+    );
     assert_eq!(run["stdout"], "first\n");
     assert_eq!(run["source"], "console.log('first')");
     let run = s

@@ -76,6 +76,7 @@ impl RunSpec {
             id: Some(run_id.to_owned()),
             on_interrupt: Some(OnInterrupt::Replay),
             image: None,
+            limit_names: Default::default(),
         }
     }
 

@@ -23,6 +23,7 @@ use crate::Runtime;
 use crate::commands::{CommandListing, CommandSpec};
 use crate::error::ExecError;
 use crate::host::wasi_fs::{Mount, TMP, WasiFs};
+use crate::run::limit_names::LimitNames;
 use crate::run::limits::{Limits, MemoryLimiter};
 use crate::run::output::{Channel, GuestStream, Sink};
 use crate::run::result::{EXIT_TIMEOUT, RunResult, status_of_exit};
@@ -145,22 +146,18 @@ impl Runtime {
 
 /// The exit code and host error of a command that did not return.
 fn ended_by(e: &wasmtime::Error, state: &RunState, limits: &Limits) -> (i32, Option<String>) {
+    // A library call: the knobs are the `Limits` fields.
+    let names = LimitNames::default();
     if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
         return (exit.0, None);
     }
     match state.stop {
-        Some(Stop::TimedOut) => (
-            EXIT_TIMEOUT,
-            Some(format!("timed out after {:?}", limits.timeout)),
-        ),
-        Some(Stop::Flooded) => (1, Some(crate::run::state::flood_message(limits))),
-        _ if state.limiter.hit => (
+        Some(Stop::TimedOut) => (EXIT_TIMEOUT, Some(names.timed_out(limits.timeout))),
+        Some(Stop::Flooded) => (
             1,
-            Some(format!(
-                "memory limit exceeded ({} MiB)",
-                limits.memory_bytes >> 20
-            )),
+            Some(names.output_flooded(limits.stdout_bytes, limits.stderr_bytes)),
         ),
+        _ if state.limiter.hit => (1, Some(names.memory_exceeded(limits.memory_bytes))),
         _ => (
             1,
             Some(format!("command trapped: {}", crate::error::one_line(e))),

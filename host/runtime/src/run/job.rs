@@ -22,6 +22,7 @@ use crate::bindings::{RunOutcome, RunRequest};
 use crate::durable::journal::{self, Journal};
 use crate::durable::lease::LeaseKeeper;
 use crate::host::wasi_fs::{Mount, TMP, WasiFs};
+use crate::run::limit_names::LimitNames;
 use crate::run::limits::{Limits, MemoryLimiter};
 use crate::run::options::ExecOptions;
 use crate::run::output::{Channel, GuestStream, Sink};
@@ -95,8 +96,10 @@ impl Job {
         let started = Instant::now();
         let mut stdout = Sink::new(Channel::Stdout, self.limits.stdout_bytes, events.clone())
             .stop_on_flood(self.flooded.clone());
+        let memory_refused = Arc::new(AtomicBool::new(false));
         let mut stderr = Sink::new(Channel::Stderr, self.limits.stderr_bytes, events.clone())
-            .stop_on_flood(self.flooded.clone());
+            .stop_on_flood(self.flooded.clone())
+            .quiet_oom_noise(memory_refused.clone());
         let journal = match self
             .durable
             .map(|_| Journal::load(self.workspace.clone(), &self.run_id))
@@ -124,7 +127,8 @@ impl Job {
             self.inner.config.lease,
             lost.clone(),
         );
-        let mut outcome = self.call_guest(&stdout, &stderr, journal.clone(), lost);
+        let mut outcome = self.call_guest(&stdout, &stderr, journal.clone(), lost, memory_refused);
+        stderr.flush_held();
         drop(lease);
         if let Some(j) = &journal {
             outcome = self.settle_journal(j, outcome);
@@ -233,6 +237,7 @@ impl Job {
         wasi: WasiCtx,
         journal: Option<journal::SharedJournal>,
         lost: Arc<AtomicBool>,
+        memory_refused: Arc<AtomicBool>,
     ) -> Store<RunState> {
         let mounts: &[Mount] = match &self.program {
             Program::Runner { mounts, .. } | Program::Command { mounts, .. } => mounts,
@@ -244,7 +249,7 @@ impl Job {
             table: ResourceTable::new(),
             workspace: self.workspace.clone(),
             modules: self.inner.modules.clone(),
-            limiter: MemoryLimiter::new(self.limits.memory_bytes),
+            limiter: MemoryLimiter::new(self.limits.memory_bytes).reporting_to(memory_refused),
             cancel: self.cancel.clone(),
             flooded: self.flooded.clone(),
             deadline,
@@ -272,9 +277,10 @@ impl Job {
         stderr: &Sink,
         journal: Option<journal::SharedJournal>,
         lost: Arc<AtomicBool>,
+        memory_refused: Arc<AtomicBool>,
     ) -> Outcome {
         let wasi = self.wasi(stdout, stderr, journal.as_ref());
-        let mut store = self.store(wasi, journal, lost);
+        let mut store = self.store(wasi, journal, lost, memory_refused);
         let request = RunRequest {
             source: self.source.clone(),
             argv: self.argv.clone(),
@@ -304,6 +310,10 @@ impl Job {
         }
     }
 
+    fn names(&self) -> &LimitNames {
+        &self.options.limit_names
+    }
+
     /// A guest that returned from `run`: its exit code and value.
     fn returned(&self, outcome: RunOutcome, state: &RunState) -> Outcome {
         let value = match outcome.value_json {
@@ -330,7 +340,7 @@ impl Job {
             ..Outcome::ended(
                 status_of_exit(outcome.exit_code),
                 outcome.exit_code,
-                memory.then(|| memory_message(self.limits.memory_bytes)),
+                memory.then(|| self.names().memory_exceeded(self.limits.memory_bytes)),
             )
         }
     }
@@ -352,15 +362,20 @@ impl Job {
             Some(Stop::TimedOut) => Outcome::ended(
                 RunStatus::TimedOut,
                 EXIT_TIMEOUT,
-                Some(format!("timed out after {:?}", self.limits.timeout)),
+                Some(self.names().timed_out(self.limits.timeout)),
             ),
-            Some(Stop::Flooded) => Outcome::failed(crate::run::state::flood_message(&self.limits)),
+            Some(Stop::Flooded) => Outcome::failed(
+                self.names()
+                    .output_flooded(self.limits.stdout_bytes, self.limits.stderr_bytes),
+            ),
             Some(Stop::Cancelled) => Outcome::ended(
                 RunStatus::Cancelled,
                 EXIT_CANCELLED,
                 Some("cancelled".into()),
             ),
-            None if state.limiter.hit => Outcome::failed(memory_message(self.limits.memory_bytes)),
+            None if state.limiter.hit => {
+                Outcome::failed(self.names().memory_exceeded(self.limits.memory_bytes))
+            }
             None => Outcome::failed(format!("guest trapped: {}", trap_summary(&e))),
         }
     }
@@ -397,10 +412,6 @@ fn record_end(ws: &Workspace, run_id: &str, end: &RunEnd<'_>) -> Result<Option<S
             ))
         }
     }
-}
-
-fn memory_message(limit: usize) -> String {
-    format!("memory limit exceeded ({} MiB)", limit >> 20)
 }
 
 /// What trapped, in one line: the trap's own description when there is one.

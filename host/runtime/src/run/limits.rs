@@ -1,5 +1,7 @@
 //! Per-run limits and the memory limiter that enforces the memory cap.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Limits on one run. Every field has a default and can be changed per run.
@@ -97,6 +99,9 @@ pub(crate) struct MemoryLimiter {
     /// Linear memory granted so far, over all the store's memories: what a
     /// command started from this run may not use (it shares the run's cap).
     pub used: usize,
+    /// Also set on a refusal, for what watches the run from outside its
+    /// store (the stderr filter of `oom_noise`).
+    pub refused: Option<Arc<AtomicBool>>,
 }
 
 impl MemoryLimiter {
@@ -106,7 +111,14 @@ impl MemoryLimiter {
             max_tables: 1_000_000,
             hit: false,
             used: 0,
+            refused: None,
         }
+    }
+
+    /// Sets `flag` too when it refuses memory.
+    pub(crate) fn reporting_to(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.refused = Some(flag);
+        self
     }
 }
 
@@ -120,6 +132,9 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
         let grown = self.used + desired.saturating_sub(current);
         if desired > self.max_memory || grown > self.max_memory {
             self.hit = true;
+            if let Some(flag) = &self.refused {
+                flag.store(true, Ordering::SeqCst);
+            }
             return Ok(false);
         }
         self.used = grown;

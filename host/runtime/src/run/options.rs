@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use computer_store::OnInterrupt;
 
+use crate::run::limit_names::LimitNames;
 use crate::run::limits::Limits;
 
 /// Options of one exec, on any backend.
@@ -33,4 +34,7 @@ pub struct ExecOptions {
     /// The image to run in, for backends that run in one (containers);
     /// others ignore it.
     pub image: Option<String>,
+    /// How the caller's surface names the knobs that raise each limit, for
+    /// the limit errors (default: the `Limits` fields).
+    pub limit_names: LimitNames,
 }

@@ -14,6 +14,7 @@ use wasmtime_wasi_io::poll::Pollable;
 use wasmtime_wasi_io::streams::{OutputStream, StreamResult};
 
 use crate::durable::journal::SharedJournal;
+use crate::run::oom_noise::OomNoise;
 use crate::run::result::Event;
 
 /// Past the cap, this many times the cap dropped means a flood.
@@ -52,6 +53,9 @@ pub struct Sink {
     /// Set once the stream has dropped far more than it kept: the run
     /// watching it is stopped (see [`stop_on_flood`](Self::stop_on_flood)).
     flooded: Option<Arc<AtomicBool>>,
+    /// Drops the Rust runtime's out-of-memory lines once the host refused
+    /// the guest memory (stderr only; see `oom_noise`).
+    oom_noise: Option<Arc<OomNoise>>,
 }
 
 impl Sink {
@@ -69,6 +73,7 @@ impl Sink {
             events,
             journal: None,
             flooded: None,
+            oom_noise: None,
         }
     }
 
@@ -85,6 +90,21 @@ impl Sink {
     fn flooding(&self, st: &SinkState) -> bool {
         let bytes = (self.cap as u64).saturating_mul(FLOOD_FACTOR).max(8 << 20);
         st.dropped > bytes || st.dropped_writes > FLOOD_DROPPED_WRITES
+    }
+
+    /// Drops the guest's out-of-memory lines from the Rust runtime once
+    /// `refused` is set (by the run's memory limiter).
+    pub(crate) fn quiet_oom_noise(mut self, refused: Arc<AtomicBool>) -> Self {
+        self.oom_noise = Some(Arc::new(OomNoise::new(refused)));
+        self
+    }
+
+    /// Passes on a guest line held by the out-of-memory filter: call once
+    /// the guest has stopped, before the stream is finished.
+    pub(crate) fn flush_held(&self) {
+        if let Some(noise) = &self.oom_noise {
+            noise.flush(|b| self.write_through(b));
+        }
     }
 
     /// Routes writes through `journal` (a durable run).
@@ -167,8 +187,17 @@ pub(crate) trait GuestWrite: Clone + Send + Sync + 'static {
 }
 
 impl GuestWrite for Sink {
-    /// Straight out, or, for a durable run, through the journal.
     fn write_guest(&self, bytes: &[u8]) {
+        match &self.oom_noise {
+            Some(noise) => noise.filter(bytes, |b| self.write_through(b)),
+            None => self.write_through(bytes),
+        }
+    }
+}
+
+impl Sink {
+    /// Straight out, or, for a durable run, through the journal.
+    fn write_through(&self, bytes: &[u8]) {
         match &self.journal {
             Some(j) => {
                 let index = match self.channel {

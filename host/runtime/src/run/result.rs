@@ -64,8 +64,8 @@ pub struct RunResult {
     pub value: Option<Value>,
     /// Why the host ended the run, when it did (timeout, memory, trap).
     pub error: Option<String>,
-    /// Wall time of the run (in JSON: fractional milliseconds).
-    #[serde(serialize_with = "millis")]
+    /// Wall time of the run (in JSON: `duration_ms`, fractional milliseconds).
+    #[serde(rename = "duration_ms", serialize_with = "millis")]
     pub duration: Duration,
     /// What only some backends report; flattened into the JSON.
     #[serde(flatten)]
@@ -127,20 +127,21 @@ pub struct SyncStats {
     pub timings: Option<SyncTimings>,
 }
 
-/// Phases of an exec on a copy of the workspace.
+/// Phases of an exec on a copy of the workspace (in JSON: `push_ms`,
+/// `start_ms`, `run_ms`, `pull_ms`, fractional milliseconds).
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct SyncTimings {
     /// Copying the workspace out.
-    #[serde(serialize_with = "millis")]
+    #[serde(rename = "push_ms", serialize_with = "millis")]
     pub push: Duration,
     /// Starting the environment (0 when it was running).
-    #[serde(serialize_with = "millis")]
+    #[serde(rename = "start_ms", serialize_with = "millis")]
     pub start: Duration,
     /// The command itself.
-    #[serde(serialize_with = "millis")]
+    #[serde(rename = "run_ms", serialize_with = "millis")]
     pub run: Duration,
     /// Applying the changes back to the workspace.
-    #[serde(serialize_with = "millis")]
+    #[serde(rename = "pull_ms", serialize_with = "millis")]
     pub pull: Duration,
     /// The pull looked only at what a change watch saw change; false: it
     /// scanned the whole copy.

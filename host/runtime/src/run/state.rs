@@ -167,13 +167,3 @@ pub(crate) fn watched_store(
     });
     store
 }
-
-/// Why a run that flooded its output was stopped, naming the caps.
-pub(crate) fn flood_message(limits: &crate::run::limits::Limits) -> String {
-    format!(
-        "output limit exceeded: the run kept writing past its output cap (stdout {} bytes, \
-         stderr {} bytes) and was stopped; write large output to a file, or raise \
-         stdout_bytes/stderr_bytes",
-        limits.stdout_bytes, limits.stderr_bytes
-    )
-}

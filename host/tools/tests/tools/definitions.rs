@@ -39,14 +39,17 @@ fn definitions_for_matches_a_real_tool_set() {
         ToolOptions {
             readonly: true,
             backends: vec![],
+            ..Default::default()
         },
         ToolOptions {
             readonly: false,
             backends: vec!["shell".into(), "js".into()],
+            ..Default::default()
         },
         ToolOptions {
             readonly: false,
             backends: vec!["shell".into()],
+            ..Default::default()
         },
     ] {
         let real = Tools::new(workspace(), Some(runtime()), options.clone());
@@ -60,6 +63,7 @@ fn definitions_for_matches_a_real_tool_set() {
         ToolOptions {
             readonly: false,
             backends: vec!["shell".into(), "js".into()],
+            ..Default::default()
         },
         // What the built-in guests say of themselves (loaded lazily: no compile).
         Runtime::with_builtin_guests(RuntimeConfig::default())

@@ -163,6 +163,7 @@ fn exec_backends_option_filters_and_orders() {
         ToolOptions {
             readonly: false,
             backends: vec!["container".into(), "js".into()],
+            ..Default::default()
         },
     );
     assert_eq!(tools.backends(), ["js"]);
@@ -173,6 +174,7 @@ fn exec_backends_option_filters_and_orders() {
         ToolOptions {
             readonly: false,
             backends: vec!["container".into()],
+            ..Default::default()
         },
     );
     assert!(!tools.definitions().iter().any(|d| d.name == "exec"));
@@ -215,6 +217,7 @@ fn exec_runs_a_command_component_through_the_command_backend() {
         ToolOptions {
             readonly: false,
             backends: vec!["js".into(), "command".into()],
+            ..Default::default()
         },
     );
     let exec = tools

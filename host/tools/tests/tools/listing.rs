@@ -17,7 +17,7 @@ fn ls_lists_entries_with_metadata() {
         ["directory", "file", "symlink"]
     );
     assert_eq!(v["entries"][1]["size"], 5);
-    assert!(v["entries"][1]["mtime"].as_u64().unwrap() > 1_600_000_000_000);
+    assert!(v["entries"][1]["mtimeMs"].as_u64().unwrap() > 1_600_000_000_000);
     assert!(v.get("nextOffset").is_none());
 }
 

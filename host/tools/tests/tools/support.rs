@@ -27,6 +27,7 @@ pub fn readonly_tools() -> (Arc<Workspace>, Tools) {
         ToolOptions {
             readonly: true,
             backends: vec![],
+            ..Default::default()
         },
     );
     (ws, tools)

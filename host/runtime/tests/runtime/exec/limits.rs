@@ -89,7 +89,11 @@ fn a_memory_bomb_fails_with_memory_limit_exceeded() {
     assert_eq!(r.status, RunStatus::Failed, "{}", describe(&r));
     assert_eq!(r.exit_code, 1);
     let error = r.error.clone().expect("the host explains the failure");
-    assert!(error.contains("memory limit exceeded"), "{error}");
+    // A library caller is told the field that raises it.
+    assert_eq!(
+        error,
+        "memory limit exceeded (32 MiB); raise it with Limits::memory_bytes"
+    );
     assert!(
         s(&r.stderr).contains("memory limit exceeded"),
         "{}",

@@ -40,7 +40,7 @@ fn a_run_completes_with_output_value_and_record() {
         "stdout",
         "stderr",
         "value",
-        "duration",
+        "duration_ms",
     ] {
         assert!(doc.get(key).is_some(), "{key} missing from {doc}");
     }
