@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 use computer_tests::{component_cache_dir, computer, describe, one_json, run_command, text};
 
-use crate::support::skip;
+use crate::support::{TEST_IMAGE, skip};
 
 fn engine_available() -> bool {
     let backend = computer_container::ContainerBackend::new(Default::default()).expect("backend");
@@ -29,7 +29,8 @@ fn cmd(dir: &Path, args: &[&str]) -> Command {
     c.arg("--workspace")
         .arg(dir.join("ws.db"))
         .args(args)
-        .env("COMPUTER_CACHE_DIR", component_cache_dir());
+        .env("COMPUTER_CACHE_DIR", component_cache_dir())
+        .env("COMPUTER_CONTAINER_IMAGE", TEST_IMAGE);
     c
 }
 
