@@ -15,7 +15,7 @@ log() { printf '[setup-podman] %s\n' "$*" >&2; }
 SOCKET="${PODMAN_SOCKET:-/tmp/podman.sock}"
 . "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 
-# busybox-static: the binary of the default image (scripts/build-image.sh);
+# busybox-static: the binary of the test image (scripts/build-image.sh busybox);
 # procps: pkill, to restart the API service after a configuration change.
 APT_PACKAGES=(podman runc busybox-static procps)
 apt_install_missing "${APT_PACKAGES[@]}"

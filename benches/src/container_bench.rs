@@ -3,8 +3,9 @@
 //! changed file (changed in the workspace, then by the command) in
 //! workspaces of 1,000 and 10,000 files, and the cold first
 //! exec (container creation included) against `podman run --rm`. Needs an
-//! engine (`scripts/setup-podman.sh`) and the default image
-//! (`scripts/build-image.sh`).
+//! engine (`scripts/setup-podman.sh`) and an image: the default one
+//! (`scripts/build-image.sh`), or `COMPUTER_CONTAINER_IMAGE` (the numbers in
+//! BENCHMARKS.md were taken with `localhost/computer-busybox:latest`).
 
 use std::path::Path;
 use std::process::Command;

@@ -18,6 +18,7 @@ mod cli_mcp;
 mod cli_modules;
 mod cli_newcomer;
 mod cli_node;
+mod cli_not_found;
 mod cli_output;
 mod cli_python;
 mod cli_quota;

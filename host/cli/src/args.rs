@@ -184,7 +184,7 @@ pub struct ExecArgs {
     /// Backend: shell (bash), js, python (CPython 3.14), command (one command component; the source is its command line), container (sh in a Docker/Podman container), auto (shell, then container on "command not found"), or a guest registered with --guest
     #[arg(long, default_value = "shell")]
     pub backend: String,
-    /// Image for the container and auto backends [default: $COMPUTER_CONTAINER_IMAGE, else localhost/computer-busybox:latest]
+    /// Image for the container and auto backends [default: $COMPUTER_CONTAINER_IMAGE, else localhost/computer-debian:12, built by scripts/build-image.sh]. The engine: $COMPUTER_CONTAINER_ENGINE (or none), else $DOCKER_HOST, else a Docker/Podman socket at the usual places
     #[arg(long)]
     pub image: Option<String>,
     /// Working directory in the workspace [default: /]

@@ -216,10 +216,7 @@ pub fn follow(
     let result = handle.wait();
     let hint = runtime
         .filter(|_| result.exit_code == computer_runtime::EXIT_NOT_FOUND)
-        .map(|rt| {
-            let stderr = String::from_utf8_lossy(&result.stderr);
-            rt.not_found_hint(&result.backend, &stderr, &rt.backends())
-        });
+        .map(|rt| rt.not_found_hint(&result, &rt.backends(), &|b| format!("`--backend {b}`")));
     let waiting = if result.status == RunStatus::Waiting {
         ws.interrupts()
             .pending()

@@ -6,8 +6,31 @@ use std::time::Duration;
 
 use crate::error::ContainerError;
 
-/// The image `scripts/build-image.sh` builds: busybox, no registry needed.
-pub const DEFAULT_IMAGE: &str = "localhost/computer-busybox:latest";
+/// The default image: Debian 12 with gcc, make, python3, pip, nodejs, npm
+/// and git, what the `auto` fallback is for. `scripts/build-image.sh` builds
+/// it from Debian's packages (no image registry needed).
+pub const DEFAULT_IMAGE: &str = "localhost/computer-debian:12";
+
+/// The small image (busybox only) `scripts/build-image.sh busybox` builds;
+/// the container tests use it.
+pub const BUSYBOX_IMAGE: &str = "localhost/computer-busybox:latest";
+
+/// The programs the default image is built to have, by the names a script
+/// calls them.
+pub const DEFAULT_IMAGE_PROGRAMS: &[&str] = &[
+    "gcc", "cc", "make", "python3", "python", "pip", "pip3", "node", "nodejs", "npm", "npx", "git",
+];
+
+/// How to build `image` when it is one of ours, for messages.
+pub(crate) fn build_hint(image: &str) -> Option<&'static str> {
+    match image {
+        DEFAULT_IMAGE => Some(
+            "build it with scripts/build-image.sh (Debian 12 with gcc, make, python3, pip, nodejs, npm and git)",
+        ),
+        BUSYBOX_IMAGE => Some("build it with scripts/build-image.sh busybox"),
+        _ => None,
+    }
+}
 
 /// Where the workspace is mounted in the container; also the default cwd.
 pub const MOUNT_POINT: &str = "/workspace";
@@ -15,9 +38,10 @@ pub const MOUNT_POINT: &str = "/workspace";
 /// Settings of a [`ContainerBackend`](crate::ContainerBackend).
 #[derive(Debug, Clone)]
 pub struct ContainerConfig {
-    /// Engine address (`unix:///path`, `tcp://host:port`). `None`: the
-    /// `DOCKER_HOST` variable, else the first of the usual Docker and Podman
-    /// sockets that exists.
+    /// Engine address (`unix:///path`, `tcp://host:port`), or `none` for no
+    /// engine at all. `None`: the `DOCKER_HOST` variable, else the first of
+    /// the usual Docker and Podman sockets that exists
+    /// ([`choose_engine`](crate::choose_engine)).
     pub docker_host: Option<String>,
     /// Image of the workspace's container.
     pub image: String,
@@ -63,6 +87,7 @@ impl Default for ContainerConfig {
 
 impl ContainerConfig {
     /// The defaults, with these variables applied when set:
+    /// `COMPUTER_CONTAINER_ENGINE` (an engine address, or `none`),
     /// `COMPUTER_CONTAINER_IMAGE`, `COMPUTER_CONTAINER_NETWORK` (`none` or a
     /// network mode such as `bridge`), `COMPUTER_CONTAINER_MEMORY` (MiB),
     /// `COMPUTER_CONTAINER_PIDS`, `COMPUTER_CONTAINER_USER`,
@@ -71,6 +96,9 @@ impl ContainerConfig {
     pub fn from_env() -> Result<Self, ContainerError> {
         let mut c = ContainerConfig::default();
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        if let Some(v) = var("COMPUTER_CONTAINER_ENGINE") {
+            c.docker_host = Some(v);
+        }
         if let Some(v) = var("COMPUTER_CONTAINER_IMAGE") {
             c.image = v;
         }

@@ -1,5 +1,6 @@
-//! Finding and connecting to a Docker-API engine: `DOCKER_HOST`, else the
-//! usual Docker and Podman sockets.
+//! Choosing and connecting to a Docker-API engine: the configured one
+//! (`COMPUTER_CONTAINER_ENGINE`), else `DOCKER_HOST`, else the usual Docker
+//! and Podman sockets.
 
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
@@ -34,36 +35,78 @@ fn is_socket(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.file_type().is_socket())
 }
 
-/// The engine address to use: `explicit`, else `DOCKER_HOST`, else the
-/// first probed socket that exists. `None` when there is none: no engine
-/// is configured.
-pub fn engine_address(explicit: Option<&str>) -> Option<String> {
-    if let Some(addr) = explicit.filter(|a| !a.is_empty()) {
-        return Some(addr.to_owned());
+/// An engine address and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineChoice {
+    /// `unix:///path` or `tcp://host:port`.
+    pub addr: String,
+    /// Which setting named it, or that it was found at a usual place.
+    pub source: &'static str,
+}
+
+impl std::fmt::Display for EngineChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.addr, self.source)
+    }
+}
+
+/// The value of `COMPUTER_CONTAINER_ENGINE` that turns containers off.
+pub const ENGINE_NONE: &str = "none";
+
+/// The engine to use, by one rule: the configured address (`explicit`:
+/// `COMPUTER_CONTAINER_ENGINE`), else `DOCKER_HOST`, else the first of the
+/// usual Docker and Podman sockets that exists. `Err` says why there is
+/// none: containers turned off (`none`), or nothing set and nothing found.
+pub fn choose_engine(explicit: Option<&str>) -> Result<EngineChoice, String> {
+    let chosen = |addr: &str, source| EngineChoice {
+        addr: addr.to_owned(),
+        source,
+    };
+    match explicit.map(str::trim).filter(|a| !a.is_empty()) {
+        Some(ENGINE_NONE) => {
+            return Err("COMPUTER_CONTAINER_ENGINE is `none`: containers are turned off".into());
+        }
+        Some(addr) => return Ok(chosen(addr, "COMPUTER_CONTAINER_ENGINE")),
+        None => {}
     }
     if let Some(addr) = std::env::var("DOCKER_HOST").ok().filter(|a| !a.is_empty()) {
-        return Some(addr);
+        return Ok(chosen(&addr, "DOCKER_HOST"));
     }
-    probed_sockets()
-        .into_iter()
-        .find(|p| is_socket(p))
-        .map(|p| format!("unix://{}", p.display()))
+    let probed = probed_sockets();
+    match probed.iter().find(|p| is_socket(p)) {
+        Some(p) => Ok(chosen(
+            &format!("unix://{}", p.display()),
+            "found: neither COMPUTER_CONTAINER_ENGINE nor DOCKER_HOST is set",
+        )),
+        None => {
+            let tried: Vec<String> = probed.iter().map(|p| p.display().to_string()).collect();
+            Err(format!(
+                "neither COMPUTER_CONTAINER_ENGINE nor DOCKER_HOST is set, and none of {} exists",
+                tried.join(", ")
+            ))
+        }
+    }
+}
+
+/// `Err` when `choice` names a unix socket that is not there: known without
+/// contacting anything. (Whether the engine answers, only a connect says.)
+pub(crate) fn socket_present(choice: &EngineChoice) -> Result<(), String> {
+    match choice.addr.strip_prefix("unix://") {
+        Some(path) if !is_socket(Path::new(path)) => Err(format!("{choice}: no such socket")),
+        _ => Ok(()),
+    }
+}
+
+/// The engine address [`choose_engine`] picks, if any.
+pub fn engine_address(explicit: Option<&str>) -> Option<String> {
+    choose_engine(explicit).ok().map(|c| c.addr)
 }
 
 /// Connects to the engine at `addr` (or the one found) and checks it answers.
 pub(crate) async fn connect(explicit: Option<&str>) -> Result<(Docker, String), ContainerError> {
-    let Some(addr) = engine_address(explicit) else {
-        let tried: Vec<String> = probed_sockets()
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        return Err(ContainerError::NoEngine {
-            detail: format!(
-                "DOCKER_HOST is not set and none of {} exists",
-                tried.join(", ")
-            ),
-        });
-    };
+    let addr = choose_engine(explicit)
+        .map_err(|detail| ContainerError::NoEngine { detail })?
+        .addr;
     let no_engine = |why: String| ContainerError::NoEngine {
         detail: format!("{addr}: {why}"),
     };

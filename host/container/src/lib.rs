@@ -2,10 +2,15 @@
 //! (any Docker-API engine, through bollard) against a synced copy of the
 //! workspace, and the `auto` backend that falls back to it from the shell.
 //!
-//! - **Engine**: `DOCKER_HOST`, else the usual Docker and Podman sockets.
-//!   With none answering, an exec fails at once with
-//!   "no container engine: set DOCKER_HOST or start podman system service"
-//!   (exit code 125); the wasm backends are unaffected.
+//! - **Engine** ([`choose_engine`]): `COMPUTER_CONTAINER_ENGINE` (an
+//!   address, or `none` to turn containers off), else `DOCKER_HOST`, else the
+//!   usual Docker and Podman sockets. With none answering, an exec fails at
+//!   once with "no container engine: set DOCKER_HOST or start podman system
+//!   service" (exit code 125); the wasm backends are unaffected. A run's
+//!   result names its engine and image ([`ContainerRunInfo`]).
+//! - **Image**: [`DEFAULT_IMAGE`] (Debian 12 with gcc, make, python3, pip,
+//!   nodejs, npm and git, built by `scripts/build-image.sh`), or
+//!   `COMPUTER_CONTAINER_IMAGE`, or a run's own (`ExecOptions::image`).
 //! - **One container per workspace**, created on first use, reused, replaced
 //!   when it died, removed by [`ContainerBackend::stop`] or by its own idle
 //!   watchdog. No network, no capabilities, memory and pids limits, a
@@ -39,8 +44,10 @@ pub use backend::{
     AUTO_BACKEND, CONTAINER_BACKEND, ContainerBackend, ContainerExecOptions, ContainerRunInfo,
     Status, StopReport, register,
 };
-pub use config::{ContainerConfig, DEFAULT_IMAGE, MOUNT_POINT};
-pub use engine::{engine_address, probed_sockets};
+pub use config::{
+    BUSYBOX_IMAGE, ContainerConfig, DEFAULT_IMAGE, DEFAULT_IMAGE_PROGRAMS, MOUNT_POINT,
+};
+pub use engine::{ENGINE_NONE, EngineChoice, choose_engine, engine_address, probed_sockets};
 pub use error::{ContainerError, EXIT_ENGINE, NO_ENGINE};
 pub use lifecycle::ContainerState;
 pub use sync::SyncReport;

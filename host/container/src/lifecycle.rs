@@ -194,11 +194,9 @@ async fn ensure_image(
         Err(e) if is_not_found(&e) => {}
         Err(e) => return Err(ContainerError::engine(e)),
     }
-    let hint = if image == crate::config::DEFAULT_IMAGE {
-        "; build it with scripts/build-image.sh"
-    } else {
-        ""
-    };
+    let hint = crate::config::build_hint(image).map_or(String::new(), |h| {
+        format!("; {h}, or choose another image with --image or COMPUTER_CONTAINER_IMAGE")
+    });
     // localhost/ images come from `podman import` or a local build: there
     // is no registry to ask.
     if !pull || image.starts_with("localhost/") {

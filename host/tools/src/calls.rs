@@ -451,9 +451,18 @@ impl Tools {
             out["pulled"] = json!(sync.pulled);
             out["skipped"] = json!(sync.skipped_paths);
         }
+        // Where a container run ran, and that `auto` moved it there.
+        if let Some(container) = r.extras.details.get("container") {
+            out["container"] = container.clone();
+        }
+        if let Some(f) = &r.extras.fallback {
+            out["fallback"] = json!({
+                "from": f.from, "runId": f.run_id, "exitCode": f.exit_code, "reason": f.reason,
+            });
+        }
         if r.exit_code == EXIT_NOT_FOUND {
-            let stderr = String::from_utf8_lossy(&r.stderr);
-            out["hint"] = json!(runtime.not_found_hint(&r.backend, &stderr, &self.backends));
+            out["hint"] =
+                json!(runtime.not_found_hint(&r, &self.backends, &|b| format!("backend \"{b}\"")));
         }
         if r.status == computer_runtime::RunStatus::Waiting {
             out["hint"] = json!(

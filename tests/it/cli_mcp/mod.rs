@@ -19,6 +19,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 mod cli_tools;
 mod limits;
+mod not_found;
 mod protocol_errors;
 mod raw;
 mod resources_protocol;
@@ -33,7 +34,13 @@ const READ_TOOLS: [&str; 4] = ["read", "ls", "find", "grep"];
 
 /// `computer --workspace <db> mcp ARGS...` as a tokio command.
 fn mcp_command(ws: &Ws, args: &[&str]) -> tokio::process::Command {
+    mcp_command_with(ws, args, &[])
+}
+
+/// [`mcp_command`] with these environment variables.
+fn mcp_command_with(ws: &Ws, args: &[&str], envs: &[(&str, &str)]) -> tokio::process::Command {
     tokio::process::Command::new(computer_bin()).configure(|cmd| {
+        cmd.envs(envs.iter().copied());
         cmd.current_dir(ws.dir())
             .env_remove("COMPUTER_WORKSPACE")
             .env_remove("COMPUTER_LOG")
@@ -53,7 +60,12 @@ struct Session {
 
 impl Session {
     async fn start(ws: &Ws, args: &[&str]) -> Session {
-        let (transport, stderr) = TokioChildProcess::builder(mcp_command(ws, args))
+        Session::start_with(ws, args, &[]).await
+    }
+
+    /// [`Session::start`] with these environment variables.
+    async fn start_with(ws: &Ws, args: &[&str], envs: &[(&str, &str)]) -> Session {
+        let (transport, stderr) = TokioChildProcess::builder(mcp_command_with(ws, args, envs))
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawning computer mcp");

@@ -142,6 +142,7 @@ impl ContainerBackend {
         acct.info = Some(ContainerRunInfo {
             name: spec.name.clone(),
             image: image.to_owned(),
+            engine: engine.addr.clone(),
             created,
         });
         self.pull_back(&site, a.ws, synced, rev_at_push, ran, acct)

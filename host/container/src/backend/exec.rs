@@ -280,6 +280,9 @@ pub struct ContainerRunInfo {
     pub name: String,
     /// Its image.
     pub image: String,
+    /// The engine's address (empty in results recorded before it was kept).
+    #[serde(default)]
+    pub engine: String,
     /// The container was created for this exec (a cold start).
     pub created: bool,
 }

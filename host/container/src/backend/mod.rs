@@ -101,10 +101,17 @@ impl ContainerBackend {
         &self.inner.config
     }
 
-    /// True if an engine is configured (`DOCKER_HOST`, or a socket found),
-    /// without contacting it.
+    /// True if an engine is configured (`COMPUTER_CONTAINER_ENGINE`,
+    /// `DOCKER_HOST`, or a socket found), without contacting it.
     pub fn engine_configured(&self) -> bool {
-        engine::engine_address(self.inner.config.docker_host.as_deref()).is_some()
+        self.engine_choice().is_ok()
+    }
+
+    /// The engine this backend uses and where its address came from (the
+    /// connected one once connected), without contacting it; `Err` says
+    /// why there is none.
+    pub fn engine_choice(&self) -> Result<engine::EngineChoice, String> {
+        engine::choose_engine(self.inner.config.docker_host.as_deref())
     }
 
     /// Connects to the engine (once per process); returns its address.

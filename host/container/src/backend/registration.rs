@@ -5,12 +5,13 @@ use std::sync::Arc;
 
 use computer_runtime::{
     Backend, BackendInfo, Commands, ExecError, ExecOptions, FallbackBackend, Limits, RunHandle,
-    Runtime, SHELL_BACKEND,
+    RunResult, Runtime, SHELL_BACKEND,
 };
 use computer_store::Workspace;
 
 use super::options::ContainerExecOptions;
-use super::{CONTAINER_BACKEND, ContainerBackend};
+use super::{CONTAINER_BACKEND, ContainerBackend, ContainerRunInfo};
+use crate::config::{DEFAULT_IMAGE, DEFAULT_IMAGE_PROGRAMS, build_hint};
 use crate::error::{ContainerError, NO_ENGINE};
 
 /// Name of the fallback backend: the shell, then the container.
@@ -64,11 +65,25 @@ impl Backend for ContainerBackend {
     }
 
     fn available(&self) -> Result<(), String> {
-        if self.engine_configured() {
-            Ok(())
-        } else {
-            Err(NO_ENGINE.to_owned())
-        }
+        self.engine_choice()
+            .and_then(|choice| crate::engine::socket_present(&choice))
+            .map_err(|why| format!("{NO_ENGINE} ({why})"))
+    }
+
+    fn runs_on(&self, options: &ExecOptions) -> Option<String> {
+        let engine = match self.engine_choice() {
+            Ok(choice) => choice.to_string(),
+            Err(why) => format!("none: {why}"),
+        };
+        let image = options.image.as_deref().unwrap_or(&self.config().image);
+        Some(format!("image {image}, engine {engine}"))
+    }
+
+    fn missing_command_note(&self, result: &RunResult, command: &str) -> Option<String> {
+        let image = ContainerRunInfo::of(result)
+            .map(|info| info.image)
+            .unwrap_or_else(|| self.config().image.clone());
+        Some(missing_program_note(&image, command))
     }
 
     fn exec(
@@ -104,5 +119,47 @@ impl Backend for ContainerBackend {
             "the process running this container exec ({owner}) died mid-exec: \
              it may have taken effect, so it was not run again"
         )
+    }
+}
+
+/// Why `command` was not found in a container of `image`, and which image
+/// has it: the default one for the programs it is built with.
+fn missing_program_note(image: &str, command: &str) -> String {
+    let choose = "choose it with --image or COMPUTER_CONTAINER_IMAGE";
+    if image != DEFAULT_IMAGE && DEFAULT_IMAGE_PROGRAMS.contains(&command) {
+        let build = build_hint(DEFAULT_IMAGE).unwrap_or_default();
+        format!(
+            "the image {image} has no `{command}`; the default image {DEFAULT_IMAGE} has it \
+             ({build}; {choose}, or leave COMPUTER_CONTAINER_IMAGE unset)"
+        )
+    } else {
+        format!(
+            "the image {image} has no `{command}`: install it in the image, or {choose} \
+             naming an image that has it"
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::BUSYBOX_IMAGE;
+
+    #[test]
+    fn a_program_of_the_default_image_points_to_it() {
+        let note = missing_program_note(BUSYBOX_IMAGE, "gcc");
+        assert!(
+            note.contains(&format!("the image {BUSYBOX_IMAGE} has no `gcc`"))
+                && note.contains(&format!("the default image {DEFAULT_IMAGE} has it"))
+                && note.contains("scripts/build-image.sh"),
+            "{note}"
+        );
+        let note = missing_program_note(DEFAULT_IMAGE, "cargo");
+        assert!(
+            note.contains(&format!("the image {DEFAULT_IMAGE} has no `cargo`"))
+                && note.contains("naming an image that has it")
+                && !note.contains("the default image"),
+            "{note}"
+        );
     }
 }

@@ -15,14 +15,12 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use computer_container::{
-    ContainerBackend, ContainerConfig, ContainerExecOptions, DEFAULT_IMAGE, EXIT_ENGINE,
-};
+use computer_container::{ContainerBackend, ContainerConfig, ContainerExecOptions, EXIT_ENGINE};
 use computer_runtime::RunResult;
 use computer_store::Workspace;
 use sha2::{Digest, Sha256};
 
-use crate::support::skip;
+use crate::support::{TEST_IMAGE, skip};
 
 const REGISTRY: &str = "127.0.0.1:47291";
 const REPO: &str = "computer-test/pulled";
@@ -40,19 +38,19 @@ struct Image {
     blobs: HashMap<String, Vec<u8>>,
 }
 
-/// The default image exported as an OCI layout, with a config of its own
+/// The test image exported as an OCI layout, with a config of its own
 /// (a label), so its id is new to the engine.
 fn test_image(dir: &Path) -> Result<Image, String> {
     let out = dir.join("oci");
     let saved = Command::new("podman")
         .args(["save", "--format", "oci-dir", "-o"])
         .arg(&out)
-        .arg(DEFAULT_IMAGE)
+        .arg(TEST_IMAGE)
         .output()
         .map_err(|e| format!("podman CLI: {e}"))?;
     if !saved.status.success() {
         return Err(format!(
-            "podman save {DEFAULT_IMAGE}: {}",
+            "podman save {TEST_IMAGE}: {}",
             String::from_utf8_lossy(&saved.stderr)
         ));
     }
@@ -209,10 +207,7 @@ fn an_absent_image_is_pulled_from_a_registry_with_progress_shown() {
         state_dir: Some(dir.path().join("state")),
         ..ContainerConfig::default()
     };
-    if let Err(e) = ContainerBackend::new(config(DEFAULT_IMAGE))
-        .unwrap()
-        .connect()
-    {
+    if let Err(e) = ContainerBackend::new(config(TEST_IMAGE)).unwrap().connect() {
         return skip(name, &e.to_string());
     }
     let image = match test_image(dir.path()) {
@@ -269,7 +264,7 @@ fn a_pull_that_fails_or_is_not_allowed_names_the_image() {
         state_dir: Some(dir.path().join("state")),
         ..ContainerConfig::default()
     };
-    if let Err(e) = ContainerBackend::new(config(DEFAULT_IMAGE, true))
+    if let Err(e) = ContainerBackend::new(config(TEST_IMAGE, true))
         .unwrap()
         .connect()
     {

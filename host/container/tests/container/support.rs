@@ -1,6 +1,10 @@
 //! Helpers shared by the container tests: whether a missing engine is a
 //! failure, and the loud skip when it is not.
 
+/// The image the container tests run in: small, built in a second by
+/// `scripts/build-image.sh busybox` (CI builds no other).
+pub const TEST_IMAGE: &str = computer_container::BUSYBOX_IMAGE;
+
 /// `COMPUTER_REQUIRE_CONTAINER=1` (set by `scripts/test.sh`): a missing
 /// engine or image fails the tests instead of skipping them.
 pub fn required() -> bool {
@@ -11,7 +15,7 @@ pub fn required() -> bool {
 /// [`required`].
 pub fn skip(name: &str, why: &str) {
     let msg = format!(
-        "SKIPPED {name}: {why}. Run scripts/setup-podman.sh and scripts/build-image.sh, then export DOCKER_HOST=unix:///tmp/podman.sock"
+        "SKIPPED {name}: {why}. Run scripts/setup-podman.sh and scripts/build-image.sh busybox, then export DOCKER_HOST=unix:///tmp/podman.sock"
     );
     if required() {
         panic!("{msg} (COMPUTER_REQUIRE_CONTAINER=1)");

@@ -9,13 +9,14 @@ use computer_store::Workspace;
 use computer_tools::{ToolOptions, Tools};
 use serde_json::json;
 
-use crate::support::skip;
+use crate::support::{TEST_IMAGE, skip};
 
 #[test]
 fn the_exec_tool_offers_and_runs_the_container_backends() {
     let dir = tempfile::tempdir().unwrap();
     let ws = Arc::new(Workspace::open(dir.path().join("ws.db")).unwrap());
     let backend = ContainerBackend::new(ContainerConfig {
+        image: TEST_IMAGE.to_owned(),
         state_dir: Some(dir.path().join("state")),
         ..ContainerConfig::default()
     })

@@ -17,6 +17,10 @@ use crate::run::limits::Limits;
 use crate::run::options::ExecOptions;
 use crate::run::result::{EXIT_NOT_FOUND, Event, Fallback, RunResult};
 
+/// The key of a result's `details` that says a fallback was due and could
+/// not run: `{"to": BACKEND, "reason": TEXT}`.
+pub const FALLBACK_FAILED: &str = "fallback_failed";
+
 /// Runs on `first`, and on `second` when `first` does not have the command.
 pub struct FallbackBackend {
     name: String,
@@ -139,40 +143,56 @@ impl Attempt {
         }
         match self.second(&first, &tx) {
             Ok(result) => result,
-            Err(note) => {
+            Err((note, reason)) => {
                 first.stderr.extend_from_slice(note.as_bytes());
+                // So that nothing after this (the exit-127 hint) offers
+                // the backend that just failed.
+                first.extras.details.insert(
+                    FALLBACK_FAILED.into(),
+                    serde_json::json!({"to": self.second, "reason": reason}),
+                );
                 self.end(first, Some(note), &tx)
             }
         }
     }
 
-    /// Runs the code on the second backend; `Err` is the note saying why not.
-    fn second(&self, first: &RunResult, tx: &Sender<Event>) -> Result<RunResult, String> {
+    /// Runs the code on the second backend; `Err` is the note saying why
+    /// not, and the reason alone.
+    fn second(&self, first: &RunResult, tx: &Sender<Event>) -> Result<RunResult, (String, String)> {
         let backend = self.rt.backend(&self.second).map_err(|e| {
-            format!(
+            let note = format!(
                 "computer: command not found in {}, and there is no backend to fall back to: {e}\n",
                 first.backend
-            )
+            );
+            (note, e.to_string())
         })?;
         backend.available().map_err(|why| {
-            format!(
+            let note = format!(
                 "computer: command not found in {}, and the `{}` backend is not available to fall back to: {why}\n",
                 first.backend, self.second
-            )
+            );
+            (note, why)
         })?;
         let mut options = self.options.clone();
         options.backend = self.second.clone();
         options.id = Some(second_id(&first.run_id, &self.second));
+        let on = backend
+            .runs_on(&self.options)
+            .map(|on| format!(" ({on})"))
+            .unwrap_or_default();
         let _ = tx.send(Event::Stderr(
             format!(
-                "computer: exit 127 in {} (command not found); running it on `{}`\n",
+                "computer: exit 127 in {} (command not found); running it on `{}`{on}\n",
                 first.backend, self.second
             )
             .into_bytes(),
         ));
         let run = backend
             .exec(&self.rt, self.ws.clone(), &self.source, options)
-            .map_err(|e| format!("computer: cannot fall back to `{}`: {e}\n", self.second))?;
+            .map_err(|e| {
+                let note = format!("computer: cannot fall back to `{}`: {e}\n", self.second);
+                (note, e.to_string())
+            })?;
         *self
             .current
             .killer

@@ -8,11 +8,12 @@
 pub(crate) mod builtin;
 mod fallback;
 pub(crate) mod guest;
+mod not_found;
 pub(crate) mod registry;
 
-pub use fallback::{FallbackBackend, should_fall_back};
+pub use fallback::{FALLBACK_FAILED, FallbackBackend, should_fall_back};
 pub use guest::{GuestProfile, LimitsEnv};
-pub use registry::missing_command;
+pub use not_found::missing_command;
 
 use std::sync::Arc;
 
@@ -24,6 +25,7 @@ use crate::error::ExecError;
 use crate::run::handle::RunHandle;
 use crate::run::limits::Limits;
 use crate::run::options::ExecOptions;
+use crate::run::result::RunResult;
 
 /// What a backend says of itself, for people and for models.
 #[derive(Debug, Clone, Serialize)]
@@ -105,6 +107,20 @@ pub trait Backend: Send + Sync {
     /// is not configured). Checked before a fallback moves to this backend.
     fn available(&self) -> Result<(), String> {
         Ok(())
+    }
+
+    /// Where a run with `options` goes, when that is a choice made outside
+    /// the code (the engine and image of a container): said when a fallback
+    /// moves a run here, so nobody has to guess what ran it.
+    fn runs_on(&self, _options: &ExecOptions) -> Option<String> {
+        None
+    }
+
+    /// What to add to an exit-127 answer of `result` (a run of this
+    /// backend) that no other backend can take over: why `command` is
+    /// missing here and how to get an environment that has it.
+    fn missing_command_note(&self, _result: &RunResult, _command: &str) -> Option<String> {
+        None
     }
 
     /// Does now what its first run would otherwise wait for (compiling a

@@ -1,5 +1,5 @@
 //! The registry of backends a runtime runs on, and what it can say about
-//! them: their descriptions, and which one can run a missing command.
+//! them: their descriptions and the commands each runs by name.
 
 use std::sync::Arc;
 
@@ -50,12 +50,20 @@ impl Runtime {
 
     /// What each registered backend says of itself, sorted by name.
     pub fn backend_infos(&self) -> Vec<BackendInfo> {
+        self.backends_with_infos()
+            .into_iter()
+            .map(|(_, info)| info)
+            .collect()
+    }
+
+    /// Every registered backend with what it says of itself, sorted by name.
+    pub(crate) fn backends_with_infos(&self) -> Vec<(Arc<dyn Backend>, BackendInfo)> {
         // A backend that runs commands by name runs the runtime's (the
         // built-in git, python3, sqlite3 ...), and the runner guests the
         // commands interface reaches (the shell as `sh`).
         let commands = self.inner.commands.runtime_names();
         self.all_backends()
-            .iter()
+            .into_iter()
             .map(|b| {
                 let mut info = b.info();
                 if let super::Commands::Listed(names) = &mut info.commands {
@@ -66,7 +74,7 @@ impl Runtime {
                     }
                     names.sort();
                 }
-                info
+                (b, info)
             })
             .collect()
     }
@@ -82,44 +90,6 @@ impl Runtime {
             .cloned()
             .collect()
     }
-
-    /// What to tell the caller of a run on `from` that exited 127 with
-    /// `stderr`: which of the `offered` backends can run the missing
-    /// command, or that none can.
-    pub fn not_found_hint(&self, from: &str, stderr: &str, offered: &[String]) -> String {
-        let missing = missing_command(stderr);
-        let what = missing
-            .as_deref()
-            .map_or("the command".to_owned(), |m| format!("`{m}`"));
-        let infos = self.backend_infos();
-        let can = infos.iter().find(|i| {
-            i.name != from
-                && offered.contains(&i.name)
-                && missing.as_deref().is_some_and(|m| i.commands.can_run(m))
-        });
-        match can {
-            Some(i) => format!(
-                "exit 127: {what} is not available on the `{from}` backend; run it on the `{}` backend ({})",
-                i.name, i.description
-            ),
-            None => format!(
-                "exit 127: {what} is not available on the `{from}` backend, and no backend offered here can run it \
-                 (a wasm32-wasip2 build of a program becomes a command of the shell with `computer commands add NAME PATH.wasm`)"
-            ),
-        }
-    }
-}
-
-/// The command a shell said it could not find (`bash: NAME: command not
-/// found`, `sh: 1: NAME: not found`), if it said so.
-pub fn missing_command(stderr: &str) -> Option<String> {
-    stderr.lines().rev().find_map(|line| {
-        let head = line
-            .strip_suffix(": command not found")
-            .or_else(|| line.strip_suffix(": not found"))?;
-        let name = head.rsplit(": ").next()?.trim();
-        (!name.is_empty()).then(|| name.to_owned())
-    })
 }
 
 pub(crate) fn validate_backend_name(name: &str) -> Result<(), ExecError> {
@@ -135,23 +105,5 @@ pub(crate) fn validate_backend_name(name: &str) -> Result<(), ExecError> {
             name: name.to_owned(),
             reason: "backend names are 1 to 64 characters from A-Z a-z 0-9 _ - .".into(),
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::missing_command;
-
-    #[test]
-    fn finds_the_missing_command_in_shell_messages() {
-        assert_eq!(
-            missing_command("bash: python3: command not found\n").as_deref(),
-            Some("python3")
-        );
-        assert_eq!(
-            missing_command("x\nsh: 1: gcc: not found").as_deref(),
-            Some("gcc")
-        );
-        assert_eq!(missing_command("all fine"), None);
     }
 }

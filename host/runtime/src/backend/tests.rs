@@ -1,5 +1,6 @@
 //! The backend trait as an embedder uses it: backends of one's own in the
-//! registry, the fallback combinator over them, and the exit-127 hint.
+//! registry, the fallback combinator over them, and the exit-127 hint
+//! (`not_found.rs`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -13,6 +14,8 @@ use crate::run::options::ExecOptions;
 use crate::run::result::{Event, RunResult, status_of_exit};
 use crate::{Runtime, RuntimeConfig};
 
+mod not_found;
+
 /// A backend that "runs" a script by printing it and exiting with a fixed
 /// code, optionally writing a file first; it counts its runs.
 struct Fake {
@@ -23,6 +26,9 @@ struct Fake {
     runs: Arc<AtomicUsize>,
     ids: Arc<Mutex<Vec<String>>>,
     available: Result<(), String>,
+    /// What `runs_on` and `missing_command_note` say.
+    runs_on: Option<String>,
+    note: Option<String>,
 }
 
 impl Fake {
@@ -35,6 +41,8 @@ impl Fake {
             runs: Arc::default(),
             ids: Arc::default(),
             available: Ok(()),
+            runs_on: None,
+            note: None,
         }
     }
 }
@@ -52,6 +60,14 @@ impl Backend for Fake {
 
     fn available(&self) -> Result<(), String> {
         self.available.clone()
+    }
+
+    fn runs_on(&self, _options: &ExecOptions) -> Option<String> {
+        self.runs_on.clone()
+    }
+
+    fn missing_command_note(&self, _result: &RunResult, command: &str) -> Option<String> {
+        self.note.as_ref().map(|n| format!("{n} (no {command})"))
     }
 
     fn exec(
@@ -200,26 +216,4 @@ fn an_unavailable_second_backend_is_named_in_the_result() {
         stderr.contains("`second` backend is not available") && stderr.contains("no engine here"),
         "{stderr}"
     );
-}
-
-#[test]
-fn the_exit_127_hint_names_a_backend_that_can_run_the_command() {
-    let (rt, _) = setup(
-        Fake::new("first", 127, Commands::Listed(vec!["ls".into()])),
-        Fake::new("second", 0, Commands::Listed(vec!["python3".into()])),
-    );
-    let offered = ["first".to_owned(), "second".to_owned()];
-    let hint = rt.not_found_hint("first", "bash: python3: command not found\n", &offered);
-    assert!(
-        hint.contains("`python3`") && hint.contains("`second` backend"),
-        "{hint}"
-    );
-    let hint = rt.not_found_hint("first", "bash: gcc: command not found\n", &offered);
-    assert!(
-        hint.contains("no backend offered here can run it"),
-        "{hint}"
-    );
-    // A backend that could run it but is not offered is not suggested.
-    let hint = rt.not_found_hint("first", "bash: python3: command not found\n", &offered[..1]);
-    assert!(hint.contains("no backend offered here"), "{hint}");
 }

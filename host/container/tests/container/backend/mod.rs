@@ -1,5 +1,5 @@
 //! The container backend against a real engine (Podman's API service or
-//! Docker) and the default image (`scripts/build-image.sh`).
+//! Docker) and the busybox image (`scripts/build-image.sh busybox`).
 //!
 //! Without an engine these tests print a loud SKIPPED line and pass, unless
 //! `COMPUTER_REQUIRE_CONTAINER=1` (set by `scripts/test.sh`), which makes
@@ -18,7 +18,7 @@ use computer_runtime::{
 };
 use computer_store::{NodeKind, Page, Workspace, WriteOptions};
 
-use crate::support::{skip, text};
+use crate::support::{TEST_IMAGE, skip, text};
 
 mod change_watch;
 mod lifecycle;
@@ -40,6 +40,7 @@ impl Drop for Fixture {
 
 fn config(dir: &std::path::Path) -> ContainerConfig {
     ContainerConfig {
+        image: TEST_IMAGE.to_owned(),
         state_dir: Some(dir.join("state")),
         kill_grace: Duration::from_secs(2),
         ..ContainerConfig::default()
@@ -85,7 +86,7 @@ fn run_with(f: &Fixture, script: &str, o: ContainerExecOptions) -> RunResult {
     if let Some(err) = &r.error
         && err.contains("not present locally")
     {
-        panic!("{err}: run scripts/build-image.sh");
+        panic!("{err}: run scripts/build-image.sh busybox");
     }
     r
 }
