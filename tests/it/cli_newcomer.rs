@@ -106,5 +106,9 @@ fn the_mcp_server_compiles_the_components_before_the_first_call() {
     }
     let _ = server.kill();
     let _ = server.wait();
-    assert!(compiled(), "no component was compiled into {:?}", cache.path());
+    assert!(
+        compiled(),
+        "no component was compiled into {:?}",
+        cache.path()
+    );
 }

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::Tools;
 use crate::args;
 use crate::cancel::CallCancel;
-use crate::output::{EXEC_STREAM_CAP, cap_text};
+use crate::output::{EXEC_STREAM_CAP, MARKER_SLACK, cap_text};
 
 /// Most bytes `read` returns per call.
 const READ_CAP: usize = 256 * 1024;
@@ -420,6 +420,10 @@ impl Tools {
         if let Some(mb) = a.memory_mb {
             limits.memory_bytes = self.memory_within_ceiling(mb)?;
         }
+        // Cut by the run itself, which keeps the whole stream in the
+        // workspace and names the file in its marker for `read` to page.
+        limits.stdout_bytes = limits.stdout_bytes.min(EXEC_STREAM_CAP);
+        limits.stderr_bytes = limits.stderr_bytes.min(EXEC_STREAM_CAP);
         let options = ExecOptions {
             backend: backend.clone(),
             cwd: a.cwd,
@@ -439,8 +443,11 @@ impl Tools {
             .map_err(|e| ToolError(e.to_string()))?;
         cancel.watch(handle.killer());
         let r = handle.wait();
-        let stdout = cap_text(&String::from_utf8_lossy(&r.stdout), EXEC_STREAM_CAP);
-        let stderr = cap_text(&String::from_utf8_lossy(&r.stderr), EXEC_STREAM_CAP);
+        // The slack keeps the run's own marker and the host's last word,
+        // which come after the cut.
+        let shown = EXEC_STREAM_CAP + MARKER_SLACK;
+        let stdout = cap_text(&String::from_utf8_lossy(&r.stdout), shown);
+        let stderr = cap_text(&String::from_utf8_lossy(&r.stderr), shown);
         let mut out = json!({
             "runId": r.run_id, "backend": r.backend, "status": r.status, "exitCode": r.exit_code,
             "stdout": stdout, "stderr": stderr, "value": r.value,

@@ -2,6 +2,9 @@
 
 /// Output cap per stream for `exec`.
 pub const EXEC_STREAM_CAP: usize = 64 * 1024;
+/// Room past [`EXEC_STREAM_CAP`] for what a run appends after its cut: the
+/// truncation marker (which names the kept file) and the host's error line.
+pub const MARKER_SLACK: usize = 4096;
 
 /// `text` cut to at most `cap` bytes on a char boundary, with
 /// `[truncated, N more bytes]` appended when anything was cut.

@@ -95,17 +95,28 @@ fn an_output_flood_is_truncated_at_the_default_cap() {
     let ws = Ws::new();
     let line = "x".repeat(1023);
     let source = format!("const l = {line:?}; for (let i = 0; i < 3 * 1024; i++) console.log(l);");
-    let out = ws.exec(&[&source], "");
+    let out = ws.exec(&["--id", "flood", &source], "");
     assert_eq!(out.status.code(), Some(0), "{}", shown(&[], &out));
     assert!(out.stderr.is_empty());
     let mut expected = format!("{line}\n").repeat(1024);
-    expected.push_str("\n[output truncated: 2097152 more bytes over the 1048576-byte limit]\n");
+    expected.push_str(
+        "\n[output truncated: 2097152 more bytes over the 1048576-byte limit; \
+         all of it is in /.computer/output/flood.stdout (read it in ranges)]\n",
+    );
     let got = text(&out.stdout);
     assert!(
         got == expected,
         "stdout is {} bytes, ends {:?}",
         got.len(),
-        &got[got.len().saturating_sub(100)..]
+        &got[got.len().saturating_sub(200)..]
+    );
+    // The whole stream, kept in the workspace, pages with fs read.
+    let whole = ws.run(&["fs", "read", "/.computer/output/flood.stdout"], "");
+    assert_eq!(
+        text(&whole.stdout),
+        format!("{line}\n").repeat(3 * 1024),
+        "{}",
+        text(&whole.stderr)
     );
 }
 

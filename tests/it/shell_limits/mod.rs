@@ -173,9 +173,16 @@ fn split_marker(stream: &[u8], cap: usize) -> (&[u8], u64) {
         .rfind("\n[output truncated: ")
         .unwrap_or_else(|| panic!("no truncation marker in {text:?}"));
     let marker = &text[start..];
+    // The marker may go on to say where the whole stream was kept.
     let rest = marker
         .strip_prefix("\n[output truncated: ")
-        .and_then(|m| m.strip_suffix(&format!(" more bytes over the {cap}-byte limit]\n")))
+        .and_then(|m| m.strip_suffix("]\n"))
+        .and_then(|m| {
+            let limit = format!(" more bytes over the {cap}-byte limit");
+            let at = m.find(&limit)?;
+            let tail = &m[at + limit.len()..];
+            (tail.is_empty() || tail.starts_with("; ")).then_some(&m[..at])
+        })
         .unwrap_or_else(|| panic!("not the marker for a {cap}-byte cap: {marker:?}"));
     let dropped: u64 = rest
         .parse()

@@ -122,7 +122,8 @@ pub(crate) fn load_digested(
         }
     }
     let started = std::time::Instant::now();
-    if let Some(o) = observer {
+    // Not announced for bytes that are no component: they fail at once.
+    if let Some(o) = observer.filter(|_| looks_like_component(bytes)) {
         (o.0)(&CompileEvent::Started {
             name: name.to_owned(),
             bytes: bytes.len(),
@@ -148,6 +149,12 @@ pub(crate) fn load_digested(
     Ok(component)
 }
 
+/// The preamble of a binary component: `\0asm`, then version 0x0d and
+/// layer 1 (a core module has layer 0).
+fn looks_like_component(bytes: &[u8]) -> bool {
+    bytes.len() >= 8 && bytes[..4] == *b"\0asm" && bytes[6..8] == [1, 0]
+}
+
 fn store(component: &Component, dir: &Path, path: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let bytes = component.serialize().map_err(std::io::Error::other)?;
@@ -163,4 +170,20 @@ fn rand_suffix() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.subsec_nanos() as u64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_component;
+
+    #[test]
+    fn only_a_component_preamble_is_announced_as_a_compile() {
+        assert!(looks_like_component(b"\0asm\x0d\x00\x01\x00rest"));
+        assert!(
+            !looks_like_component(b"\0asm\x01\x00\x00\x00"),
+            "a core module"
+        );
+        assert!(!looks_like_component(b"not wasm at all"));
+        assert!(!looks_like_component(b"\0asm"));
+    }
 }

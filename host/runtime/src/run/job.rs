@@ -95,10 +95,12 @@ impl Job {
     pub(crate) fn run(self, events: mpsc::Sender<Event>) -> RunResult {
         let started = Instant::now();
         let mut stdout = Sink::new(Channel::Stdout, self.limits.stdout_bytes, events.clone())
-            .stop_on_flood(self.flooded.clone());
+            .stop_on_flood(self.flooded.clone())
+            .keep_overflow(self.workspace.clone(), &self.run_id);
         let memory_refused = Arc::new(AtomicBool::new(false));
         let mut stderr = Sink::new(Channel::Stderr, self.limits.stderr_bytes, events.clone())
             .stop_on_flood(self.flooded.clone())
+            .keep_overflow(self.workspace.clone(), &self.run_id)
             .quiet_oom_noise(memory_refused.clone());
         let journal = match self
             .durable

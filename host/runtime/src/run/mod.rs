@@ -2,6 +2,7 @@ pub(crate) mod command;
 pub(crate) mod exec;
 pub(crate) mod handle;
 pub(crate) mod job;
+pub(crate) mod kept_output;
 pub(crate) mod limit_names;
 pub(crate) mod limits;
 pub(crate) mod oom_noise;

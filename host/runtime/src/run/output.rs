@@ -13,7 +13,10 @@ use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi_io::poll::Pollable;
 use wasmtime_wasi_io::streams::{OutputStream, StreamResult};
 
+use computer_store::Workspace;
+
 use crate::durable::journal::SharedJournal;
+use crate::run::kept_output::KeptOutput;
 use crate::run::oom_noise::OomNoise;
 use crate::run::result::Event;
 
@@ -21,6 +24,25 @@ use crate::run::result::Event;
 const FLOOD_FACTOR: u64 = 8;
 /// Past the cap, this many writes dropped means a flood.
 const FLOOD_DROPPED_WRITES: u64 = 100_000;
+
+/// Bytes dropped past a `cap` that make a flood (the run is stopped).
+pub(crate) fn flood_bytes(cap: usize) -> u64 {
+    (cap as u64).saturating_mul(FLOOD_FACTOR).max(8 << 20)
+}
+
+/// Where to cut `bytes` at about `at`: moved back off the middle of a
+/// UTF-8 character (at most 3 bytes), so text stays text; binary output
+/// loses at most 3 more bytes to the cut.
+fn utf8_cut(bytes: &[u8], at: usize) -> usize {
+    if at >= bytes.len() {
+        return at;
+    }
+    let mut cut = at;
+    while cut > 0 && at - cut < 3 && (bytes[cut] & 0xC0) == 0x80 {
+        cut -= 1;
+    }
+    if (bytes[cut] & 0xC0) == 0x80 { at } else { cut }
+}
 
 /// Which output stream a [`Sink`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +58,26 @@ struct SinkState {
     dropped: u64,
     /// Writes that were dropped whole or in part.
     dropped_writes: u64,
+    /// The whole stream, in the workspace, once it overflows (runs with a
+    /// workspace: see [`Sink::keep_overflow`]).
+    copy: Option<KeptOutput>,
+}
+
+impl SinkState {
+    /// Passes `bytes`, about to be kept or dropped, to the whole-stream
+    /// copy; the first overflow starts it with what was kept so far.
+    fn copy(&mut self, bytes: &[u8], overflows: bool) {
+        let Some(copy) = self.copy.as_mut() else {
+            return;
+        };
+        if !copy.started() {
+            if !overflows {
+                return;
+            }
+            copy.start(&self.kept);
+        }
+        copy.push(bytes);
+    }
 }
 
 /// One output channel of one run. Cheap to clone; clones share state.
@@ -69,6 +111,7 @@ impl Sink {
                 kept: Vec::new(),
                 dropped: 0,
                 dropped_writes: 0,
+                copy: None,
             })),
             events,
             journal: None,
@@ -88,8 +131,7 @@ impl Sink {
     }
 
     fn flooding(&self, st: &SinkState) -> bool {
-        let bytes = (self.cap as u64).saturating_mul(FLOOD_FACTOR).max(8 << 20);
-        st.dropped > bytes || st.dropped_writes > FLOOD_DROPPED_WRITES
+        st.dropped > flood_bytes(self.cap) || st.dropped_writes > FLOOD_DROPPED_WRITES
     }
 
     /// Drops the guest's out-of-memory lines from the Rust runtime once
@@ -107,6 +149,18 @@ impl Sink {
         }
     }
 
+    /// Keeps the whole stream in `ws` (`/.computer/output/RUN.stdout` or
+    /// `.stderr`) once it goes past the cap, and names that file in the
+    /// truncation marker.
+    pub(crate) fn keep_overflow(self, ws: Arc<Workspace>, run_id: &str) -> Self {
+        let extension = match self.channel {
+            Channel::Stdout => "stdout",
+            Channel::Stderr => "stderr",
+        };
+        self.lock().copy = Some(KeptOutput::new(ws, run_id, extension));
+        self
+    }
+
     /// Routes writes through `journal` (a durable run).
     pub(crate) fn durable(mut self, journal: SharedJournal) -> Self {
         self.journal = Some(journal);
@@ -118,6 +172,7 @@ impl Sink {
     pub(crate) fn prefill(&self, bytes: &[u8]) {
         let mut st = self.lock();
         let take = self.cap.saturating_sub(st.kept.len()).min(bytes.len());
+        st.copy(bytes, take < bytes.len());
         st.kept.extend_from_slice(&bytes[..take]);
         st.dropped += (bytes.len() - take) as u64;
     }
@@ -129,8 +184,14 @@ impl Sink {
     /// Keeps and streams what fits under the cap; counts the rest.
     pub fn emit(&self, bytes: &[u8]) {
         let mut st = self.lock();
-        let room = self.cap.saturating_sub(st.kept.len());
-        let take = room.min(bytes.len());
+        // Once something was dropped nothing more is kept: the kept part
+        // stays a prefix of the stream.
+        let room = match st.dropped {
+            0 => self.cap.saturating_sub(st.kept.len()),
+            _ => 0,
+        };
+        let take = utf8_cut(bytes, room.min(bytes.len()));
+        st.copy(bytes, take < bytes.len());
         if take > 0 {
             st.kept.extend_from_slice(&bytes[..take]);
             let chunk = bytes[..take].to_vec();
@@ -155,6 +216,7 @@ impl Sink {
     /// explanation of how the run ended, which must never be dropped).
     pub fn push_always(&self, bytes: &[u8]) {
         let mut st = self.lock();
+        st.copy(bytes, false);
         st.kept.extend_from_slice(bytes);
         let _ = self.events.send(match self.channel {
             Channel::Stdout => Event::Stdout(bytes.to_vec()),
@@ -166,8 +228,12 @@ impl Sink {
     pub fn finish(&self) -> Vec<u8> {
         let mut st = self.lock();
         if st.dropped > 0 {
+            let whole = match st.copy.as_mut().filter(|c| c.started()) {
+                Some(copy) => format!("; {}", copy.finish()),
+                None => String::new(),
+            };
             let marker = format!(
-                "\n[output truncated: {} more bytes over the {}-byte limit]\n",
+                "\n[output truncated: {} more bytes over the {}-byte limit{whole}]\n",
                 st.dropped, self.cap
             );
             let _ = self.events.send(match self.channel {
@@ -269,5 +335,21 @@ impl<W: GuestWrite> tokio::io::AsyncWrite for GuestStream<W> {
 
     fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         Poll::Ready(Ok(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utf8_cut;
+
+    #[test]
+    fn a_cut_moves_off_the_middle_of_a_character() {
+        let euros = "€€".as_bytes(); // 3 bytes each
+        assert_eq!(utf8_cut(euros, 4), 3);
+        assert_eq!(utf8_cut(euros, 3), 3);
+        assert_eq!(utf8_cut(euros, 6), 6);
+        assert_eq!(utf8_cut(b"abc", 2), 2);
+        // Not UTF-8: continuation bytes only; the cut stays.
+        assert_eq!(utf8_cut(&[0x80; 8], 5), 5);
     }
 }

@@ -72,32 +72,42 @@ fn exec_value_input_cwd_env_and_workspace_access() {
 }
 
 #[test]
-fn exec_caps_each_stream_at_64_kib() {
+fn exec_caps_each_stream_at_64_kib_and_keeps_the_whole_stream() {
     let (_ws, tools) = exec_tools();
     let v = ok(
         &tools,
         "exec",
         json!({"command": "process.stdout.write('x'.repeat(100000)); process.stderr.write('€'.repeat(30000));"}),
     );
+    let id = v["runId"].as_str().unwrap();
+    let marker = |dropped: usize, stream: &str| {
+        format!(
+            "\n[output truncated: {dropped} more bytes over the 65536-byte limit; \
+             all of it is in /.computer/output/{id}.{stream} (read it in ranges)]\n"
+        )
+    };
     let stdout = v["stdout"].as_str().unwrap();
     assert_eq!(
         stdout,
-        format!(
-            "{}\n[truncated, {} more bytes]",
-            "x".repeat(65536),
-            100000 - 65536
-        )
+        format!("{}{}", "x".repeat(65536), marker(100000 - 65536, "stdout"))
     );
     // 30000 three-byte characters: the cut moves back to a character boundary.
     let stderr = v["stderr"].as_str().unwrap();
     let kept = 65535; // the largest multiple of 3 not above 65536
     assert_eq!(
         stderr,
-        format!(
-            "{}\n[truncated, {} more bytes]",
-            "€".repeat(kept / 3),
-            90000 - kept
-        )
+        format!("{}{}", "€".repeat(kept / 3), marker(90000 - kept, "stderr"))
+    );
+    // The whole streams are in the workspace, for `read` to page through.
+    let read = ok(
+        &tools,
+        "read",
+        json!({"path": format!("/.computer/output/{id}.stderr")}),
+    );
+    assert!(
+        read.to_string().contains(&"€".repeat(100)),
+        "{}",
+        &read.to_string()[..200]
     );
 }
 

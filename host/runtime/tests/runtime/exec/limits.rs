@@ -195,14 +195,19 @@ fn a_finite_output_flood_is_truncated_with_a_marker() {
     assert_eq!(r.exit_code, 0);
     let total = lines * 1024;
     let mut expected = format!("{line}\n").repeat(cap / 1024).into_bytes();
+    let kept = format!("/.computer/output/{}.stdout", r.run_id);
     expected.extend_from_slice(
         format!(
-            "\n{MARKER} {} more bytes over the {cap}-byte limit]\n",
+            "\n{MARKER} {} more bytes over the {cap}-byte limit; all of it is in {kept} (read it in ranges)]\n",
             total - cap
         )
         .as_bytes(),
     );
     assert_eq!(s(&r.stdout), s(&expected));
+    // The whole stream is in the workspace, to page through.
+    let whole = ws.read(&kept).expect("the kept stream");
+    assert_eq!(whole.len(), total);
+    assert_eq!(s(&whole), format!("{line}\n").repeat(lines));
     // What was streamed is what was kept.
     let streamed: Vec<u8> = events
         .iter()
@@ -220,9 +225,10 @@ fn a_finite_output_flood_is_truncated_with_a_marker() {
 #[test]
 fn an_endless_output_flood_is_capped_and_stopped() {
     let cap = 64 << 10;
+    let ws = workspace();
     let r = exec(
         &runtime(),
-        &workspace(),
+        &ws,
         "while (true) console.log('x'.repeat(1000));",
         ExecOptions {
             limits: Some(Limits {
@@ -243,11 +249,17 @@ fn an_endless_output_flood_is_capped_and_stopped() {
         .unwrap_or_else(|| panic!("no marker in {} bytes of stdout", out.len()));
     assert_eq!(cut, cap, "kept bytes before the marker");
     assert!(out[..cut].bytes().all(|b| b == b'x' || b == b'\n'));
+    let kept = format!("/.computer/output/{}.stdout", r.run_id);
     assert!(
-        out[cut..].ends_with("-byte limit]\n") && out.len() < cap + 100,
+        out[cut..].ends_with(&format!(
+            "-byte limit; all of it is in {kept} (read it in ranges)]\n"
+        )) && out.len() < cap + 200,
         "{:?}",
         &out[cut..]
     );
+    // Kept up to where the flood was stopped: more than the cap, bounded.
+    let whole = ws.read(&kept).expect("the kept stream").len();
+    assert!(whole > cap && whole <= (64 << 20), "{whole} bytes kept");
 }
 
 #[test]
@@ -270,7 +282,8 @@ fn a_stderr_flood_is_truncated_with_a_marker() {
     let mut expected = "e".repeat(99) + "\n";
     expected = expected.repeat(100);
     expected.push_str(&format!(
-        "\n{MARKER} 90000 more bytes over the {cap}-byte limit]\n"
+        "\n{MARKER} 90000 more bytes over the {cap}-byte limit; all of it is in /.computer/output/{}.stderr (read it in ranges)]\n",
+        r.run_id
     ));
     assert_eq!(s(&r.stderr), expected);
 }
