@@ -74,7 +74,9 @@ else
   log "starting podman system service on unix://$SOCKET"
   LOG_FILE="${TMPDIR:-/tmp}/podman-service.log"
   # setsid: the service outlives this script and the CI step's process group.
-  $SUDO setsid nohup podman system service --time=0 "unix://$SOCKET" >"$LOG_FILE" 2>&1 </dev/null &
+  # From /: conmon fails every container ("Failed to get working directory")
+  # once the directory the service was started in is removed.
+  (cd / && exec $SUDO setsid nohup podman system service --time=0 "unix://$SOCKET" >"$LOG_FILE" 2>&1 </dev/null) &
   for _ in $(seq 1 100); do
     if answers; then break; fi
     sleep 0.1
