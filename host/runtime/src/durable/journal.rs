@@ -19,6 +19,8 @@ use sha2::{Digest, Sha256};
 /// Rows kept in memory before they are committed on their own.
 const MAX_PENDING_ROWS: usize = 4096;
 const MAX_PENDING_BYTES: usize = 8 << 20;
+/// One row holds at most this many bytes of consecutive clock readings.
+const MAX_CLOCK_RUN_BYTES: usize = 64 << 10;
 
 /// What the journal says about the call at the next position.
 pub(crate) enum Step {
@@ -81,7 +83,7 @@ pub(crate) fn args_hash(parts: &[&[u8]]) -> i64 {
 impl Journal {
     /// Loads what earlier attempts of `run_id` recorded.
     pub fn load(ws: Arc<Workspace>, run_id: &str) -> computer_store::Result<Self> {
-        let recorded = ws.journal().entries(run_id)?;
+        let recorded = expand_clock_runs(ws.journal().entries(run_id)?);
         let (out, err) = ws.journal().emitted_output(run_id)?;
         // Time continues from the last recorded monotonic reading.
         let mono_last = recorded
@@ -304,7 +306,9 @@ impl Journal {
                     .get_or_insert_with(|| (Instant::now(), self.mono_last));
                 let v = base + at.elapsed().as_nanos() as u64;
                 self.mono_last = v;
-                self.record_value(seq, EntryKind::Clock, "monotonic", v.to_le_bytes().to_vec());
+                if !self.extend_clock_run(seq, v) {
+                    self.record_value(seq, EntryKind::Clock, "monotonic", v.to_le_bytes().to_vec());
+                }
                 Ok(v)
             }
         }
@@ -325,6 +329,31 @@ impl Journal {
         }
     }
 
+    /// Adds reading `v` at `seq` to the queued monotonic row just before it,
+    /// if there is one: an interpreter that reads the clock at every command
+    /// (bashkit's parser does) would otherwise write a row per reading.
+    /// One row then holds consecutive readings (8 bytes each) from its seq
+    /// on; [`expand_clock_runs`] undoes it on load.
+    fn extend_clock_run(&mut self, seq: u64, v: u64) -> bool {
+        let Some(last) = self.pending.last_mut() else {
+            return false;
+        };
+        let Some(result) = last.result.as_mut() else {
+            return false;
+        };
+        let readings = (result.len() / 8) as u64;
+        let follows = last.kind == EntryKind::Clock
+            && last.name == "monotonic"
+            && result.len() % 8 == 0
+            && last.seq + readings == seq;
+        if !follows || result.len() >= MAX_CLOCK_RUN_BYTES {
+            return false;
+        }
+        result.extend_from_slice(&v.to_le_bytes());
+        self.pending_bytes += 8;
+        true
+    }
+
     fn record_value(&mut self, seq: u64, kind: EntryKind, name: &str, result: Vec<u8>) {
         let row = Journal::entry(seq, kind, name, 0, EntryStatus::Done, Some(result));
         if let Err(e) = self.record(row) {
@@ -332,6 +361,31 @@ impl Journal {
             tracing::warn!(run = %self.run_id, "cannot commit journal rows yet: {e}");
         }
     }
+}
+
+/// The journal as the run made its calls: a monotonic row holding N
+/// readings (see `Journal::extend_clock_run`) becomes N entries at
+/// consecutive positions, so position `i` is entry `i` again.
+fn expand_clock_runs(rows: Vec<JournalEntry>) -> Vec<JournalEntry> {
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let is_run = row.kind == EntryKind::Clock
+            && row.name == "monotonic"
+            && row.result.as_ref().is_some_and(|r| r.len() > 8 && r.len() % 8 == 0);
+        if !is_run {
+            out.push(row);
+            continue;
+        }
+        let result = row.result.clone().unwrap_or_default();
+        for (i, reading) in result.chunks(8).enumerate() {
+            out.push(JournalEntry {
+                seq: row.seq + i as u64,
+                result: Some(reading.to_vec()),
+                ..row.clone()
+            });
+        }
+    }
+    out
 }
 
 fn decode_u64(bytes: &[u8]) -> u64 {
@@ -368,3 +422,7 @@ impl wasmtime_wasi::HostWallClock for JournalWallClock {
         lock(&self.0).wall_now().unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+#[path = "journal_tests.rs"]
+mod tests;
