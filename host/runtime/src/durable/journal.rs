@@ -371,7 +371,10 @@ fn expand_clock_runs(rows: Vec<JournalEntry>) -> Vec<JournalEntry> {
     for row in rows {
         let is_run = row.kind == EntryKind::Clock
             && row.name == "monotonic"
-            && row.result.as_ref().is_some_and(|r| r.len() > 8 && r.len() % 8 == 0);
+            && row
+                .result
+                .as_ref()
+                .is_some_and(|r| r.len() > 8 && r.len() % 8 == 0);
         if !is_run {
             out.push(row);
             continue;

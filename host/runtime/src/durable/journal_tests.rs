@@ -18,7 +18,14 @@ fn consecutive_clock_readings_share_a_row_and_replay_one_by_one() {
     let rows = ws.journal().entries("run-1").unwrap();
     // 1000 readings in rows of at most 8192 (64 KiB), then the wall clock,
     // then a new run of one.
-    assert_eq!(rows.len(), 3, "{:?}", rows.iter().map(|r| (r.seq, r.kind, r.name.clone())).collect::<Vec<_>>());
+    assert_eq!(
+        rows.len(),
+        3,
+        "{:?}",
+        rows.iter()
+            .map(|r| (r.seq, r.kind, r.name.clone()))
+            .collect::<Vec<_>>()
+    );
     assert_eq!(rows[0].result.as_ref().map(Vec::len), Some(8000));
     assert_eq!((rows[1].seq, rows[1].kind), (1000, EntryKind::Clock));
     assert_eq!(rows[2].seq, 1001);
