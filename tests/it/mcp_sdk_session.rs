@@ -127,8 +127,12 @@ fn an_exec_that_compiles_sends_progress_to_a_client_that_asked() {
         .filter_map(Value::as_str)
         .collect();
     assert!(!first.is_empty(), "no progress while compiling: {seen}");
+    // The server also compiles the others in the background from its
+    // start: the call hears of whatever it waits behind, js among them.
     assert!(
-        first[0].starts_with("compiling js (") && first[0].contains("for this machine"),
+        first
+            .iter()
+            .any(|m| m.starts_with("compiling js (") && m.contains("for this machine")),
         "{first:?}"
     );
     // Compiled once: the second exec has nothing to wait for.

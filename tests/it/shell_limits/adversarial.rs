@@ -27,8 +27,8 @@ fn fork_bomb_ends_within_the_limits() {
         other => panic!("unexpected end {other:?}\n{shown}"),
     }
     assert_eq!(r.stdout, b"", "{shown}");
-    // Whatever it printed stays within the cap (plus the host's marker).
-    assert!(r.stderr.len() <= stderr_cap + 100, "{shown}");
+    // Whatever it printed stays within the cap (plus the host's marker, which names the kept file).
+    assert!(r.stderr.len() <= stderr_cap + 300, "{shown}");
     assert_empty(&ws, "the fork bomb");
 }
 

@@ -51,14 +51,13 @@ impl Default for ShellLimits {
 
 impl Limits {
     /// The `COMPUTER_SHELL_*` variables that carry these limits to the shell
-    /// guest. Its output budget is past the host's own flood stop (the
-    /// larger cap plus what the host drops before it stops a run), so the
-    /// host, which keeps the whole stream in the workspace up to there,
-    /// decides; the guest's budget is the backstop.
+    /// guest. Its output budget is the larger output cap plus some slack:
+    /// a flood stops soon after the host starts dropping it, and the host's
+    /// truncation marker still tells the reader that it did. (So a shell
+    /// run's kept copy of a cut stream holds the cap and that slack.)
     pub(crate) fn shell_env(&self) -> [(&'static str, String); 4] {
         let cap = self.stdout_bytes.max(self.stderr_bytes);
-        let flood = usize::try_from(crate::run::output::flood_bytes(cap)).unwrap_or(usize::MAX);
-        let output = cap.saturating_add(flood).saturating_add(64 * 1024).max(1);
+        let output = cap.saturating_add(cap.min(64 * 1024)).max(1);
         [
             (
                 "COMPUTER_SHELL_MAX_COMMANDS",

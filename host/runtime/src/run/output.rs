@@ -26,7 +26,7 @@ const FLOOD_FACTOR: u64 = 8;
 const FLOOD_DROPPED_WRITES: u64 = 100_000;
 
 /// Bytes dropped past a `cap` that make a flood (the run is stopped).
-pub(crate) fn flood_bytes(cap: usize) -> u64 {
+fn flood_bytes(cap: usize) -> u64 {
     (cap as u64).saturating_mul(FLOOD_FACTOR).max(8 << 20)
 }
 
