@@ -84,14 +84,25 @@ fn compile_spinner(hint: bool) -> CompileObserver {
 
 /// `hint`: name `computer prepare`, to a user who did not run it.
 fn compile_line(name: &str, bytes: usize, hint: bool) -> String {
-    let mb = bytes as f64 / 1e6;
+    let line = format!("computer: {}", compiling(name, bytes));
     if hint {
         format!(
-            "computer: compiling {name} ({mb:.1} MB) for this machine, once: later runs load it from the cache (`computer prepare` compiles them all ahead)"
+            "{line}, once: later runs load it from the cache (`computer prepare` compiles them all ahead)"
         )
     } else {
-        format!("computer: compiling {name} ({mb:.1} MB) for this machine")
+        line
     }
+}
+
+/// What a compile is, in the words every surface uses (CLI, MCP progress).
+pub(crate) fn compiling(name: &str, bytes: usize) -> String {
+    let mib = bytes as f64 / f64::from(1 << 20);
+    let size = if mib < 10.0 {
+        format!("{mib:.1}")
+    } else {
+        format!("{mib:.0}")
+    };
+    format!("compiling {name} ({size} MB) for this machine")
 }
 
 /// `computer prepare`: every built-in component compiled into the cache,

@@ -96,9 +96,8 @@ impl Compiles {
 
 fn message(c: &Compiling) -> String {
     format!(
-        "compiling {} ({} MB) for this machine, once: later runs load it from the cache ({} s so far)",
-        c.name,
-        c.bytes >> 20,
+        "{}, once: later runs load it from the cache ({} s so far)",
+        crate::backends::compiling(&c.name, c.bytes),
         c.started.elapsed().as_secs()
     )
 }

@@ -75,7 +75,8 @@ pub enum CompileEvent {
         /// The component's size, which is what the compile's time follows.
         bytes: usize,
     },
-    /// It is compiled (and cached for the next process).
+    /// The compile ended: compiled (and cached for the next process), or
+    /// failed (the caller gets the error).
     Finished {
         /// As in `Started`.
         name: String,
@@ -123,13 +124,22 @@ pub(crate) fn load_digested(
     }
     let started = std::time::Instant::now();
     // Not announced for bytes that are no component: they fail at once.
-    if let Some(o) = observer.filter(|_| looks_like_component(bytes)) {
+    let announced = observer.filter(|_| looks_like_component(bytes));
+    if let Some(o) = announced {
         (o.0)(&CompileEvent::Started {
             name: name.to_owned(),
             bytes: bytes.len(),
         });
     }
-    let component = Component::new(engine, bytes).map_err(|e| ExecError::BadGuest {
+    let compiled = Component::new(engine, bytes);
+    // Told either way, so no spinner or progress report outlives a compile.
+    if let Some(o) = announced {
+        (o.0)(&CompileEvent::Finished {
+            name: name.to_owned(),
+            elapsed: started.elapsed(),
+        });
+    }
+    let component = compiled.map_err(|e| ExecError::BadGuest {
         name: name.to_owned(),
         reason: format!(
             "not a valid WebAssembly component: {}",
@@ -139,12 +149,6 @@ pub(crate) fn load_digested(
     if let Err(e) = store(&component, dir, &path) {
         // The cache is an optimization: run without it.
         tracing::warn!("cannot cache compiled component in {}: {e}", dir.display());
-    }
-    if let Some(o) = observer {
-        (o.0)(&CompileEvent::Finished {
-            name: name.to_owned(),
-            elapsed: started.elapsed(),
-        });
     }
     Ok(component)
 }
@@ -174,7 +178,26 @@ fn rand_suffix() -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::looks_like_component;
+    use std::sync::{Arc, Mutex};
+
+    use super::{CompileEvent, CompileObserver, load, looks_like_component};
+
+    #[test]
+    fn a_compile_that_fails_is_still_told_to_have_ended() {
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = events.clone();
+        let observer = CompileObserver(Arc::new(move |e: &CompileEvent| {
+            seen.lock().unwrap().push(match e {
+                CompileEvent::Started { .. } => "started",
+                CompileEvent::Finished { .. } => "finished",
+            });
+        }));
+        let dir = tempfile::tempdir().unwrap();
+        let broken = b"\0asm\x0d\x00\x01\x00 not the rest of a component";
+        let engine = wasmtime::Engine::default();
+        assert!(load(&engine, "broken", broken, dir.path(), Some(&observer)).is_err());
+        assert_eq!(*events.lock().unwrap(), ["started", "finished"]);
+    }
 
     #[test]
     fn only_a_component_preamble_is_announced_as_a_compile() {
