@@ -31,7 +31,14 @@ impl Runtime {
         };
         // A fallback's first backend was tried already.
         let tried = result.extras.fallback.as_ref().map(|f| f.from.as_str());
-        let mut can: Vec<&(Arc<dyn Backend>, BackendInfo)> = all
+        // A fallback to it that failed in this run says more than `available`.
+        let failed = result.extras.details.get(FALLBACK_FAILED);
+        let available = |b: &Arc<dyn Backend>, name: &str| match failed {
+            Some(f) if f["to"] == name => Err(f["reason"].as_str().unwrap_or_default().to_owned()),
+            _ => b.available(),
+        };
+        // Each candidate's availability once (it may look for an engine's socket).
+        let mut can: Vec<(&BackendInfo, Result<(), String>)> = all
             .iter()
             .filter(|(_, i)| {
                 i.name != from
@@ -39,17 +46,12 @@ impl Runtime {
                     && offered.contains(&i.name)
                     && i.commands.can_run(&missing)
             })
+            .map(|(b, i)| (i, available(b, &i.name)))
             .collect();
-        // A fallback to it that failed in this run says more than `available`.
-        let failed = result.extras.details.get(FALLBACK_FAILED);
-        let available = |b: &Arc<dyn Backend>, name: &str| match failed {
-            Some(f) if f["to"] == name => Err(f["reason"].as_str().unwrap_or_default().to_owned()),
-            _ => b.available(),
-        };
-        can.sort_by_key(|(b, i)| (available(b, &i.name).is_err(), i.slow_start));
-        if let Some((backend, info)) = can.first() {
+        can.sort_by_key(|(i, now)| (now.is_err(), i.slow_start));
+        if let Some((info, now)) = can.into_iter().next() {
             let how = choose(&info.name);
-            return match available(backend, &info.name) {
+            return match now {
                 Ok(()) => format!("{head}; run it with {how} ({})", info.description),
                 Err(why) => format!(
                     "{head}, and no backend offered here can run it now: {how} would ({}), but {why}",
