@@ -124,6 +124,7 @@ fn build_shell(
         .rootfs(false)
         .builtin_filter(commands::keep)
         .command_resolver(Arc::new(crate::unavailable::Resolver))
+        .before_exec(crate::cond_tests::hook())
         .before_tool(crate::printf_nul::hook())
         .before_tool(crate::appends::hook(fs.clone()));
     for (key, value) in env {
@@ -134,6 +135,7 @@ fn build_shell(
     }
     builder = builder.command("cat", commands::streaming_cat(fs));
     builder = builder.command("head", commands::streaming_head(fs));
+    builder = builder.command("seq", crate::seq::Seq);
     // After the guest's own: a command the workspace registered under a
     // built-in's name (`grep`) is the one its owner wants.
     for name in workspace_commands::listed() {

@@ -208,6 +208,22 @@ fn read_all(path: &str) -> Result<Vec<u8>> {
     }
 }
 
+/// A respelled `[[ ]]` test (`cond_tests`) is asked as an `-e`: true is a file
+/// that exists, false one that does not.
+fn cond_answer(answer: bool) -> Result<Metadata> {
+    if !answer {
+        return Err(fs_errors::from_code(ErrorCode::Enoent));
+    }
+    Ok(metadata(&NodeStat {
+        name: String::new(),
+        kind: NodeKind::File,
+        mode: 0o644,
+        size: 0,
+        mtime_ns: 0,
+        ino: 0,
+    }))
+}
+
 #[async_trait]
 impl FileSystemExt for WorkspaceFs {
     fn backend_kind(&self) -> &'static str {
@@ -281,6 +297,9 @@ impl FileSystem for WorkspaceFs {
 
     async fn lstat(&self, path: &Path) -> Result<Metadata> {
         let p = wit_path(path)?;
+        if let Some(answer) = crate::cond_tests::answer(&p) {
+            return cond_answer(answer);
+        }
         if let Some(answer) = self.appends.lstat(&p) {
             return answer;
         }
@@ -305,6 +324,9 @@ impl FileSystem for WorkspaceFs {
 
     async fn exists(&self, path: &Path) -> Result<bool> {
         let p = wit_path(path)?;
+        if let Some(answer) = crate::cond_tests::answer(&p) {
+            return Ok(answer);
+        }
         if devices::is_virtual(&p) {
             return Ok(true);
         }
