@@ -25,6 +25,7 @@ mod fileops;
 mod fs_errors;
 mod head;
 mod limits;
+mod listing_cache;
 mod local_time;
 mod ls;
 mod modes;

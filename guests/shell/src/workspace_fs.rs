@@ -28,6 +28,7 @@ use crate::appends::Appends;
 use crate::computer::workspace::fs::{self, ErrorCode, FsError, NodeKind, NodeStat, WriteOptions};
 use crate::devices::{self, Device, TMP, TMP_MODE};
 use crate::fs_errors;
+use crate::listing_cache::ListingCache;
 
 /// Bytes asked for per `fs.read`: big files are read in ranges, so no single host call
 /// (and no single copy across the component boundary) is larger than this.
@@ -40,6 +41,7 @@ const DIR_SIZE: u64 = 4096;
 
 pub struct WorkspaceFs {
     appends: Appends,
+    listings: ListingCache,
     device_reads: Mutex<DeviceReads>,
 }
 
@@ -56,6 +58,7 @@ impl WorkspaceFs {
     pub fn new() -> WorkspaceFs {
         WorkspaceFs {
             appends: Appends::default(),
+            listings: ListingCache::default(),
             device_reads: Mutex::default(),
         }
     }
@@ -68,6 +71,7 @@ impl WorkspaceFs {
     /// `DeviceReads`.
     pub fn command_starts(&self) {
         self.appends.command_starts();
+        self.listings.forget();
         let mut reads = self.device_reads();
         reads.stdin_of_current = std::mem::take(&mut reads.since_last_start);
     }
@@ -87,6 +91,12 @@ impl WorkspaceFs {
     /// them and happens after them.
     fn settle(&self) {
         self.appends.flush();
+    }
+
+    /// Before a change to the workspace: listed metadata may no longer hold.
+    fn changing(&self) {
+        self.listings.forget();
+        self.settle();
     }
 }
 
@@ -256,7 +266,7 @@ impl FileSystem for WorkspaceFs {
         if Device::at(&p).is_some() {
             return Ok(());
         }
-        self.settle();
+        self.changing();
         let options = WriteOptions {
             mode: None,
             exclusive: false,
@@ -270,12 +280,13 @@ impl FileSystem for WorkspaceFs {
         if Device::at(&p).is_some() {
             return Ok(());
         }
+        self.listings.forget();
         self.appends.append(&p, content)
     }
 
     async fn mkdir(&self, path: &Path, recursive: bool) -> Result<()> {
         let p = wit_path(path)?;
-        self.settle();
+        self.changing();
         if p == TMP {
             return fs::mkdir(&p, recursive, Some(TMP_MODE)).map_err(fs_errors::convert);
         }
@@ -284,7 +295,7 @@ impl FileSystem for WorkspaceFs {
 
     async fn remove(&self, path: &Path, recursive: bool) -> Result<()> {
         let p = wit_path(path)?;
-        self.settle();
+        self.changing();
         fs::rm(&p, recursive, false).map_err(fs_errors::convert)
     }
 
@@ -303,6 +314,9 @@ impl FileSystem for WorkspaceFs {
         if let Some(answer) = self.appends.lstat(&p) {
             return answer;
         }
+        if let Some(listed) = self.listings.take(&p) {
+            return Ok(metadata(&listed));
+        }
         self.settle();
         devices::stat(&p, false)
             .map(|s| metadata(&s))
@@ -313,6 +327,9 @@ impl FileSystem for WorkspaceFs {
         let p = wit_path(path)?;
         self.settle();
         let entries = devices::readdir(&p).map_err(fs_errors::convert)?;
+        if !devices::is_virtual(&p) && !crate::bin_stubs::is_dir(&p) {
+            self.listings.listed(&p, &entries);
+        }
         Ok(entries
             .iter()
             .map(|s| DirEntry {
@@ -340,7 +357,7 @@ impl FileSystem for WorkspaceFs {
 
     async fn rename(&self, from: &Path, to: &Path) -> Result<()> {
         let (from, to) = (wit_path(from)?, wit_path(to)?);
-        self.settle();
+        self.changing();
         with_tmp(&to, || fs::rename(&from, &to))
     }
 
@@ -352,7 +369,7 @@ impl FileSystem for WorkspaceFs {
         if Device::at(&to).is_some() {
             return Ok(());
         }
-        self.settle();
+        self.changing();
         with_tmp(&to, || fs::copy(&from, &to, false))
     }
 
@@ -362,7 +379,7 @@ impl FileSystem for WorkspaceFs {
         let target = target
             .to_str()
             .ok_or_else(|| fs_errors::from_code(ErrorCode::Einval))?;
-        self.settle();
+        self.changing();
         with_tmp(&link, || fs::symlink(target, &link))
     }
 
@@ -379,7 +396,7 @@ impl FileSystem for WorkspaceFs {
         if Device::at(&p).is_some() {
             return Ok(());
         }
-        self.settle();
+        self.changing();
         fs::chmod(&p, mode).map_err(fs_errors::convert)
     }
 
@@ -388,7 +405,7 @@ impl FileSystem for WorkspaceFs {
         if Device::at(&p).is_some() {
             return Ok(());
         }
-        self.settle();
+        self.changing();
         let ns = time
             .duration_since(UNIX_EPOCH)
             .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))

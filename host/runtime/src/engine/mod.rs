@@ -20,6 +20,12 @@ pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
 /// process, so the pool is sized for the most any runtime may ask for, not
 /// for the first runtime's settings.
 const POOL_INSTANCES: u32 = 1024;
+/// Guests executing at once in one process (runs, and the commands and modules
+/// they call, each on a fiber stack of its own). wasmtime sets up every pooled
+/// stack, with its guard page, when the engine is made: at its default of 1,000
+/// that was a third of a short-lived `computer exec`'s start-up (8 ms of mprotect).
+/// 256 is 32 runs (four times the default run cap) each eight calls deep.
+const POOL_STACKS: u32 = 256;
 /// The largest linear memory a pooled slot holds (all of wasm32's 4 GiB);
 /// each run's own limit is enforced by its `ResourceLimiter`.
 const POOL_MAX_MEMORY: usize = 4 << 30;
@@ -38,6 +44,7 @@ fn config(cfg: &RuntimeConfig, pooling: bool) -> Config {
             .total_core_instances(POOL_INSTANCES * 4)
             .total_memories(POOL_INSTANCES * 2)
             .total_tables(POOL_INSTANCES * 4)
+            .total_stacks(POOL_STACKS)
             .max_memories_per_component(4)
             .max_memory_size(POOL_MAX_MEMORY);
         c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
