@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use bytes::Bytes;
 
@@ -129,46 +129,84 @@ pub(crate) fn host_readlink(root: &Path, path: &str) -> Res<String> {
 
 /// Files given as bytes, looked up by normalized path: what a
 /// [`MountSource::Files`] mount serves. Built once (e.g. from bytes embedded
-/// in the binary, without copying them) and shared by every run.
-#[derive(Debug, Default)]
+/// in the binary, without copying them) and shared by every run; a
+/// [`lazy`](FileTree::lazy) one is built on its first use, so a process that
+/// never runs the program it belongs to never walks its files.
+#[derive(Debug)]
 pub struct FileTree {
-    files: BTreeMap<String, Bytes>,
+    files: LazyLock<Result<Files, String>, Unpack>,
+}
+
+type Files = BTreeMap<String, Bytes>;
+type Unpack = Box<dyn FnOnce() -> Result<Files, String> + Send>;
+
+impl Default for FileTree {
+    fn default() -> Self {
+        FileTree::new([])
+    }
+}
+
+fn by_path(files: impl IntoIterator<Item = (String, Bytes)>) -> Files {
+    files
+        .into_iter()
+        .map(|(k, v)| (format!("/{}", k.trim_start_matches('/')), v))
+        .collect()
 }
 
 impl FileTree {
     /// The files at their paths relative to the mount (`lib/os.py`).
     pub fn new(files: impl IntoIterator<Item = (String, Bytes)>) -> Self {
-        let files = files
-            .into_iter()
-            .map(|(k, v)| (format!("/{}", k.trim_start_matches('/')), v))
-            .collect();
-        FileTree { files }
+        let files = by_path(files);
+        FileTree {
+            files: LazyLock::new(Box::new(move || Ok(files))),
+        }
     }
 
-    /// How many files it holds.
+    /// Files `unpack` gives on first use. If it fails, every access fails with
+    /// an I/O error, and the reason is logged.
+    pub fn lazy(
+        unpack: impl FnOnce() -> Result<Vec<(String, Bytes)>, String> + Send + 'static,
+    ) -> Self {
+        FileTree {
+            files: LazyLock::new(Box::new(move || unpack().map(by_path))),
+        }
+    }
+
+    fn files(&self) -> Res<&Files> {
+        match &*self.files {
+            Ok(files) => Ok(files),
+            Err(reason) => {
+                tracing::error!("a mount's embedded files are damaged: {reason}");
+                Err(code(ErrorCode::Io))
+            }
+        }
+    }
+
+    /// How many files it holds (none when they cannot be unpacked).
     pub fn len(&self) -> usize {
-        self.files.len()
+        self.files().map_or(0, BTreeMap::len)
     }
 
     /// Whether it holds no file.
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
+        self.len() == 0
     }
 
-    fn is_dir(&self, path: &str) -> bool {
+    fn is_dir(files: &Files, path: &str) -> bool {
         let prefix = if path == "/" {
             "/".to_owned()
         } else {
             format!("{path}/")
         };
-        self.files
+        files
             .range(prefix.clone()..)
             .next()
             .is_some_and(|(k, _)| k.starts_with(&prefix))
     }
 
     pub(crate) fn stat(&self, path: &str) -> Res<Meta> {
-        if let Some(bytes) = self.files.get(path) {
+        let files = self.files()?;
+        if let Some(bytes) = files.get(path) {
             return Ok(Meta {
                 kind: Kind::File,
                 size: bytes.len() as u64,
@@ -176,7 +214,7 @@ impl FileTree {
                 ino: bytes.as_ptr() as u64,
             });
         }
-        if path == "/" || self.is_dir(path) {
+        if path == "/" || Self::is_dir(files, path) {
             return Ok(Meta {
                 kind: Kind::Dir,
                 size: 0,
@@ -188,7 +226,7 @@ impl FileTree {
     }
 
     pub(crate) fn read(&self, path: &str, offset: u64, len: u64) -> Res<Vec<u8>> {
-        let bytes = self.files.get(path).ok_or(code(ErrorCode::NoEntry))?;
+        let bytes = self.files()?.get(path).ok_or(code(ErrorCode::NoEntry))?;
         let start = (offset as usize).min(bytes.len());
         let end = start.saturating_add(len as usize).min(bytes.len());
         Ok(bytes[start..end].to_vec())
@@ -204,7 +242,7 @@ impl FileTree {
             format!("{path}/")
         };
         let mut names: Vec<(String, Kind)> = Vec::new();
-        for (k, _) in self.files.range(prefix.clone()..) {
+        for (k, _) in self.files()?.range(prefix.clone()..) {
             let Some(rest) = k.strip_prefix(&prefix) else {
                 break;
             };
