@@ -2,6 +2,7 @@
 seq 150000 | tail -n 2
 seq 150000 | wc -l
 seq 3 150000 | head -n 2
+seq inf | head -n 3 | tr "\n" " "; echo
 seq -w 8 11 | tr '\n' ' '; echo
 seq -w -3 10 | tr '\n' ' '; echo
 seq -s, 5
