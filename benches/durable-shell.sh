@@ -14,14 +14,8 @@ export COMPUTER_WORKSPACE="$SCRATCH/ws.db"
 "$BIN" init >/dev/null
 LOOP='for i in $(seq 1 20000); do :; done'
 
-ms() { # wall milliseconds of "$@"
-  local start end
-  start=$(date +%s%N)
-  "$@" >/dev/null 2>&1
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
-}
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+# shellcheck source=benches/timing.sh
+. benches/timing.sh
 
 "$BIN" exec "$LOOP" >/dev/null # the compile cache, warm
 : >"$SCRATCH/durable"

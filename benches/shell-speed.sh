@@ -31,14 +31,8 @@ for d in range(50):
 PY
 "$BIN" import "$TREE" /tree >/dev/null
 
-ms() { # wall milliseconds of "$@"
-  local start end
-  start=$(date +%s%N)
-  "$@" >/dev/null 2>&1
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
-}
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+# shellcheck source=benches/timing.sh
+. benches/timing.sh
 
 ROWS=(
   'true'
