@@ -85,11 +85,11 @@ fn is_word(kind: &str) -> bool {
 
 /// One token with the source text its span covers (`None` when the span does not
 /// fit the source, as for text the lexer re-reads after a here-document).
-struct Tok {
+struct Tok<'a> {
     kind: String,
     start: usize,
     end: usize,
-    text: Option<String>,
+    text: Option<&'a str>,
 }
 
 fn scan(source: &str) -> Vec<Edit> {
@@ -98,7 +98,7 @@ fn scan(source: &str) -> Vec<Edit> {
     // The token before the current one, outside `[[ ]]`: `[[` counts only where a
     // command can start.
     let mut at_command_start = true;
-    let mut cond: Option<Vec<Tok>> = None;
+    let mut cond: Option<Vec<Tok<'_>>> = None;
     let mut last_end = 0usize;
     while let Some(spanned) = lexer.next_spanned_token() {
         let k = kind(&spanned);
@@ -107,9 +107,7 @@ fn scan(source: &str) -> Vec<Edit> {
         // from its own offsets before the body is passed); a span that does not is
         // not trusted for an edit.
         let trusted = start >= last_end && end <= source.len() && start <= end;
-        let text = trusted
-            .then(|| source.get(start..end).map(str::to_string))
-            .flatten();
+        let text = trusted.then(|| source.get(start..end)).flatten();
         if trusted {
             last_end = end;
         }
@@ -126,7 +124,7 @@ fn scan(source: &str) -> Vec<Edit> {
                 at_command_start = false;
                 continue;
             }
-            let is_regex_op = is_word(&tok.kind) && tok.text.as_deref() == Some("=~");
+            let is_regex_op = is_word(&tok.kind) && tok.text == Some("=~");
             words.push(tok);
             if is_regex_op {
                 // The parser reads the pattern raw; so must we, or a `#` in it
@@ -143,7 +141,7 @@ fn scan(source: &str) -> Vec<Edit> {
             continue;
         }
         match tok.kind.as_str() {
-            "DoubleLeftBracket" if at_command_start && tok.text.as_deref() == Some("[[") => {
+            "DoubleLeftBracket" if at_command_start && tok.text == Some("[[") => {
                 cond = Some(Vec::new());
                 continue;
             }
@@ -165,10 +163,7 @@ fn scan(source: &str) -> Vec<Edit> {
             | "PipeBoth" | "And" | "Or" | "Background" | "LeftParen" | "LeftBrace"
             | "RightParen" => true,
             "DoubleRightParen" => true,
-            k if is_word(k) => tok
-                .text
-                .as_deref()
-                .is_some_and(|t| COMMAND_PREFIX_WORDS.contains(&t)),
+            k if is_word(k) => tok.text.is_some_and(|t| COMMAND_PREFIX_WORDS.contains(&t)),
             _ => false,
         };
     }
@@ -222,24 +217,24 @@ fn unquote(raw: &str) -> String {
 }
 
 /// The edits for one `[[ ]]`'s tokens.
-fn cond_edits(source: &str, words: &[Tok]) -> Vec<Edit> {
+fn cond_edits(source: &str, words: &[Tok<'_>]) -> Vec<Edit> {
     let mut edits = Vec::new();
     for i in 0..words.len() {
         let (op, Some(operand)) = (&words[i], words.get(i + 1)) else {
             continue;
         };
-        let Some(op_text) = op.text.as_deref() else {
+        let Some(op_text) = op.text else {
             continue;
         };
         if op.kind != "Word" || !is_word(&operand.kind) {
             continue;
         }
-        let Some(operand_text) = operand.text.as_deref() else {
+        let Some(operand_text) = operand.text else {
             continue;
         };
         let unary_position = i == 0
             || matches!(words[i - 1].kind.as_str(), "And" | "Or" | "LeftParen")
-            || (words[i - 1].kind == "Word" && words[i - 1].text.as_deref() == Some("!"));
+            || (words[i - 1].kind == "Word" && words[i - 1].text == Some("!"));
         let operand_is_operator = operand.kind == "Word" && BINARY.contains(&operand_text);
         let blanks_between = source
             .get(op.end..operand.start)

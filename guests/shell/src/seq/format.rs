@@ -102,6 +102,14 @@ impl Format {
         }
     }
 
+    /// `%0{width}.{precision}f`, what `seq -w` prints with.
+    pub fn zero_padded(width: usize, precision: usize) -> Format {
+        let mut format = Format::fixed(precision);
+        format.spec.zero = true;
+        format.spec.width = width;
+        format
+    }
+
     /// `%g`, for operands whose precision cannot be told (hex floats).
     pub fn general() -> Format {
         Format {

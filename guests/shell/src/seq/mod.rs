@@ -8,6 +8,8 @@
 //! through a double (GNU uses a `long double`, so the last digit of a very long
 //! sequence of fractions can differ).
 
+use std::fmt::Write;
+
 use bashkit::{Command, CommandContext, CommandStatus, async_trait};
 
 mod format;
@@ -29,16 +31,21 @@ struct Options {
     operands: Vec<String>,
 }
 
-/// Why `seq` stops before printing: the message, and whether the usage hint follows.
-struct Refusal(String, bool);
+/// Why `seq` stops before printing any number.
+enum Stop {
+    /// `--help` or `--version`: this text on stdout, exit 0.
+    Print(&'static str),
+    /// An error: the message, and whether the usage hint follows it.
+    Refuse(String, bool),
+}
 
-fn usage(message: impl Into<String>) -> Refusal {
-    Refusal(message.into(), true)
+fn usage(message: impl Into<String>) -> Stop {
+    Stop::Refuse(message.into(), true)
 }
 
 /// GNU's option scan (`getopt_long` with `+f:s:w`): options end at the first
 /// operand, and an argument that starts like a negative number is an operand.
-fn parse(args: &[String]) -> Result<Options, Refusal> {
+fn parse(args: &[String]) -> Result<Options, Stop> {
     let mut o = Options::default();
     let mut i = 0;
     while i < args.len() {
@@ -69,7 +76,7 @@ fn parse(args: &[String]) -> Result<Options, Refusal> {
                 [] => return Err(usage(format!("unrecognized option '{a}'"))),
                 _ => return Err(usage(format!("option '{a}' is ambiguous"))),
             };
-            let mut take = || -> Result<String, Refusal> {
+            let mut take = || -> Result<String, Stop> {
                 if let Some(v) = value.clone() {
                     return Ok(v);
                 }
@@ -84,8 +91,8 @@ fn parse(args: &[String]) -> Result<Options, Refusal> {
                 "format" => o.format = Some(take()?),
                 "separator" => o.separator = Some(take()?),
                 "equal-width" => o.equal_width = true,
-                "help" => return Err(Refusal(HELP.into(), false)),
-                _ => return Err(Refusal("seq (GNU coreutils) 9.1".into(), false)),
+                "help" => return Err(Stop::Print(HELP)),
+                _ => return Err(Stop::Print("seq (GNU coreutils) 9.1\n")),
             }
             continue;
         }
@@ -130,14 +137,14 @@ struct Plan {
     equal_width: bool,
 }
 
-fn plan(o: Options) -> Result<Plan, Refusal> {
+fn plan(o: Options) -> Result<Plan, Stop> {
     match o.operands.len() {
         0 => return Err(usage("missing operand")),
         1..=3 => {}
         _ => return Err(usage(format!("extra operand '{}'", o.operands[3]))),
     }
     let format = match &o.format {
-        Some(text) => Some(Format::parse(text).map_err(|m| Refusal(m, false))?),
+        Some(text) => Some(Format::parse(text).map_err(|m| Stop::Refuse(m, false))?),
         None => None,
     };
     if format.is_some() && o.equal_width {
@@ -229,17 +236,8 @@ async fn integers(
     };
     let mut n = first;
     while (step > 0 && n <= last) || (step < 0 && n >= last) {
-        let text = out.next();
-        if n < 0 {
-            text.push('-');
-        }
-        let digits = n.unsigned_abs().to_string();
-        let sign = usize::from(n < 0);
-        text.extend(std::iter::repeat_n(
-            '0',
-            width.saturating_sub(digits.len() + sign),
-        ));
-        text.push_str(&digits);
+        // `{:0w$}` pads after the sign, as `seq -w` does (`-03`).
+        let _ = write!(out.next(), "{n:0width$}");
         out.flush_if_full().await?;
         let Some(next) = n.checked_add(step) else {
             break;
@@ -271,8 +269,7 @@ async fn fractions(p: &Plan, out: &mut Out<'_, '_>) -> bashkit::Result<()> {
                     })
                     .max()
                     .unwrap_or(0);
-                Format::parse(&format!("%0{width}.{precision}f"))
-                    .unwrap_or(Format::fixed(precision))
+                Format::zero_padded(width, precision)
             }
             (Some(a), Some(b)) => Format::fixed(a.max(b)),
             _ => Format::general(),
@@ -312,15 +309,11 @@ impl Command for Seq {
     async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
         let plan = match parse(ctx.args).and_then(plan) {
             Ok(plan) => plan,
-            Err(Refusal(message, false))
-                if message.starts_with("Usage") || message.starts_with("seq (") =>
-            {
-                ctx.stdout
-                    .write_all(format!("{message}\n").as_bytes())
-                    .await?;
+            Err(Stop::Print(text)) => {
+                ctx.stdout.write_all(text.as_bytes()).await?;
                 return Ok(CommandStatus::with_code(0));
             }
-            Err(Refusal(message, hint)) => {
+            Err(Stop::Refuse(message, hint)) => {
                 let hint = if hint {
                     "Try 'seq --help' for more information.\n"
                 } else {
