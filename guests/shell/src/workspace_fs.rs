@@ -2,10 +2,12 @@
 //! `computer:workspace/fs`, so the shell, the JavaScript backend and other runs see
 //! the same files at once.
 //!
-//! Nothing is cached: the workspace can change under the script (other runs, tools),
-//! and a cache could go stale. The one thing held back is a burst of appends to one
-//! file (see `appends`), which bashkit produces 4 KiB at a time when a streaming
-//! command writes into a redirected file; it is written before any other operation.
+//! Almost nothing is cached: the workspace can change under the script (other runs,
+//! tools), and a cache could go stale. A directory listing's entries answer the next
+//! `lstat` of each, once, within the command that listed it (see `listing_cache`).
+//! The one thing held back is a burst of appends to one file (see `appends`), which
+//! bashkit produces 4 KiB at a time when a streaming command writes into a redirected
+//! file; it is written before any other operation.
 //!
 //! Symlinks: the host follows them in every call but `lstat`, `readlink`, `rm`,
 //! `rename` and `symlink`, so reads and writes through links just work here. bashkit
