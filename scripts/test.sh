@@ -46,6 +46,7 @@ echo "== benchmark smoke (measures nothing; checks the bench binary runs)"
 # Debug profile: a release build of wasmtime would double the build's time and disk.
 cargo run --quiet -p computer-bench -- fs --quick >/dev/null
 cargo run --quiet -p computer-bench -- durable --quick >/dev/null
+cargo run --quiet -p computer-bench -- inrun --quick >/dev/null
 cargo run --quiet -p computer-bench -- wasi --quick >/dev/null
 cargo run --quiet -p computer-bench -- node --quick >/dev/null
 echo "all checks passed"

@@ -29,7 +29,17 @@ fn js_options() -> ExecOptions {
 }
 
 pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
-    let runtime = Runtime::with_builtin_guests(RuntimeConfig::default())?;
+    // `COMPUTER_EXEC_BENCH_GUEST=PATH` measures another build of the JS guest
+    // (an unstripped one, to profile it with names).
+    let runtime = match std::env::var_os("COMPUTER_EXEC_BENCH_GUEST") {
+        Some(path) => {
+            let rt = Runtime::new(RuntimeConfig::default())?;
+            let bytes = std::fs::read(&path).with_context(|| format!("reading {path:?}"))?;
+            rt.register_guest("js", &bytes)?;
+            rt
+        }
+        None => Runtime::with_builtin_guests(RuntimeConfig::default())?,
+    };
     anyhow::ensure!(
         runtime.backends().iter().any(|b| b == "js"),
         "the JS guest is not built in: run scripts/build-guests.sh, then rebuild"
@@ -38,9 +48,18 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
         .prefix("computer-exec-bench")
         .tempdir_in(base)?;
     let mut rows = Vec::new();
-    cold(&runtime, scratch.path(), quick, &mut rows)?;
-    throughput(&runtime, scratch.path(), quick, &mut rows)?;
-    compute(&runtime, scratch.path(), quick, &mut rows)?;
+    // `COMPUTER_EXEC_BENCH_ONLY=cold|throughput|compute` runs one part (to profile it).
+    let only = std::env::var("COMPUTER_EXEC_BENCH_ONLY").ok();
+    let runs = |part: &str| only.as_deref().is_none_or(|o| o == part);
+    if runs("cold") {
+        cold(&runtime, scratch.path(), quick, &mut rows)?;
+    }
+    if runs("throughput") {
+        throughput(&runtime, scratch.path(), quick, &mut rows)?;
+    }
+    if runs("compute") {
+        compute(&runtime, scratch.path(), quick, &mut rows)?;
+    }
     Ok(rows)
 }
 

@@ -9,6 +9,7 @@ mod durable_bench;
 mod exec_bench;
 mod fs_bench;
 mod git_bench;
+mod inrun_bench;
 mod node_bench;
 mod python_bench;
 mod report;
@@ -45,6 +46,8 @@ enum Suite {
     Shell,
     /// Durable runs: journalling overhead, replay speed, memory of parked runs
     Durable,
+    /// Files created and removed inside a JS run, with and without group commit, against std::fs on tmpfs
+    Inrun,
     /// python3 (built in) against native CPython: warm start, imports, CPU, a CSV (needs scripts/build-python.sh)
     Python,
     /// git (built in) against native git 2.39: status, add + commit, log, diff, init (needs scripts/build-guests.sh)
@@ -72,6 +75,7 @@ fn main() -> anyhow::Result<()> {
         Suite::Exec => exec_bench::run(&base, args.quick)?,
         Suite::Shell => shell_bench::run(&base, args.quick)?,
         Suite::Durable => durable_bench::run(&base, args.quick)?,
+        Suite::Inrun => inrun_bench::run(&base, args.quick)?,
         Suite::Container => container_bench::run(&base, args.quick)?,
         Suite::Git => git_bench::run(&base, args.quick)?,
         Suite::Python => python_bench::run(&base, args.quick)?,

@@ -6,7 +6,9 @@
 //! then) until the run ends, and checks that it did exactly what one
 //! execution does:
 //!
-//! - the file holds each step once, in order;
+//! - the files hold each step once, in order (`/burst` gets 30 appends a
+//!   step with no output between them: under group commit a kill loses
+//!   an uncommitted tail of them, which the replay makes again);
 //! - the output has no duplicates;
 //! - the server saw every safe call (by idempotency key) and each unsafe
 //!   call at most once; an unsafe call it saw is never reported lost;
@@ -31,6 +33,10 @@ use std::time::{Duration, Instant};
 use computer_store::{RunStatus, Workspace};
 
 const STEPS: usize = 9;
+/// Appends each step makes with no output between them: under group commit
+/// they share transactions, so a kill loses an uncommitted tail of them,
+/// which the replay must make again, once.
+const BURST: usize = 30;
 
 /// The agent code. Steps 1, 4, 7 make a safe call; 2, 5, 8 an unsafe one;
 /// step 4 also waits for an approval. A little computing between steps
@@ -43,6 +49,7 @@ import {{ post, approve }} from "ws:remote";
 function work() {{ let x = 0; for (let k = 0; k < 20000; k++) x += k % 7; return x; }}
 for (let i = 0; i < {STEPS}; i++) {{
   appendFileSync("/log", `step ${{i}}\n`);
+  for (let k = 0; k < {BURST}; k++) appendFileSync("/burst", `${{i}}.${{k}}\n`);
   console.log(`line ${{i}}`);
   work();
   if (i % 3 === 1) post("safe", i);
@@ -291,6 +298,13 @@ fn trial(
     let want: String = (0..STEPS).map(|i| format!("step {i}\n")).collect();
     if file != want {
         return fail(format!("/log is not one execution's:\n{file}"));
+    }
+    let burst = String::from_utf8(ws.read("/burst").unwrap()).unwrap();
+    let want: String = (0..STEPS)
+        .flat_map(|i| (0..BURST).map(move |k| format!("{i}.{k}\n")))
+        .collect();
+    if burst != want {
+        return fail(format!("/burst is not one execution's:\n{burst}"));
     }
     let out = String::from_utf8_lossy(&record.stdout).into_owned();
     let want_out: String = (0..STEPS)

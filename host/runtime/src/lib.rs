@@ -166,6 +166,43 @@ pub struct RuntimeConfig {
     pub lease: std::time::Duration,
     /// Told when a component has to be compiled (not in the cache yet).
     pub on_compile: Option<CompileObserver>,
+    /// How a run's consecutive workspace changes share a transaction
+    /// ([`GroupCommitLimits`]); `None` gives every change its own.
+    pub group_commit: Option<GroupCommitLimits>,
+}
+
+/// Group commit of a run's changes (see `computer_store::GroupCommit`): a
+/// run's consecutive changes share one SQLite transaction, committed after
+/// `max_changes` of them or `max_age`, and always before the run's output is
+/// shown, before a module call, when something else uses the workspace, and
+/// at the end of the run. A crash loses at most that uncommitted tail (with
+/// its journal rows, so a durable run replays it exactly).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupCommitLimits {
+    /// Changes a transaction holds before it commits.
+    pub max_changes: u32,
+    /// How long after its first change a transaction commits.
+    pub max_age: std::time::Duration,
+}
+
+impl GroupCommitLimits {
+    /// The default, or none when `COMPUTER_GROUP_COMMIT` is `0` or `off`
+    /// (for measuring what it saves, and as a way out).
+    pub fn from_env() -> Option<Self> {
+        match std::env::var("COMPUTER_GROUP_COMMIT").as_deref() {
+            Ok("0" | "off") => None,
+            _ => Some(GroupCommitLimits::default()),
+        }
+    }
+}
+
+impl Default for GroupCommitLimits {
+    fn default() -> Self {
+        GroupCommitLimits {
+            max_changes: 256,
+            max_age: std::time::Duration::from_millis(10),
+        }
+    }
 }
 
 impl Default for RuntimeConfig {
@@ -179,6 +216,7 @@ impl Default for RuntimeConfig {
             backend_on_interrupt: HashMap::new(),
             lease: std::time::Duration::from_secs(15),
             on_compile: None,
+            group_commit: GroupCommitLimits::from_env(),
         }
     }
 }

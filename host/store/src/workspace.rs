@@ -2,7 +2,7 @@
 //! workspace-wide state (revision counter, read-only subtrees).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rusqlite::Connection;
@@ -11,6 +11,7 @@ use crate::audit_log::Audit;
 use crate::commands::Commands;
 use crate::db::{self, Durability};
 use crate::error::{Errno, FsError, Result};
+use crate::group::{self, Conn, Joined, SharedConn};
 use crate::interrupts::Interrupts;
 use crate::journal::Journal;
 use crate::location::{self, OpenMode};
@@ -51,11 +52,12 @@ impl Default for Config {
 
 /// A workspace: a POSIX-like filesystem stored in one SQLite file.
 ///
-/// Every operation is one transaction. A `Workspace` is `Send + Sync`;
+/// Every operation is one transaction (or, under a [`GroupCommit`](crate::GroupCommit),
+/// one savepoint of the group's transaction). A `Workspace` is `Send + Sync`;
 /// operations on one handle are serialized, and separate handles (in this
 /// or other processes) are serialized by SQLite.
 pub struct Workspace {
-    conn: Mutex<Connection>,
+    conn: SharedConn,
     /// Audit rows waiting for a transaction (see `audit`).
     audit_buffer: Mutex<Vec<crate::audit::Row>>,
     location: Option<PathBuf>,
@@ -88,7 +90,7 @@ impl Workspace {
         };
         let conn = db::open(path, access, config.durability, config.busy_timeout)?;
         Ok(Workspace {
-            conn: Mutex::new(conn),
+            conn: shared(conn),
             audit_buffer: Mutex::new(Vec::new()),
             location: Some(path.to_path_buf()),
             registered: location::remember(path),
@@ -98,13 +100,16 @@ impl Workspace {
 
     /// Whether the file was opened read-only (see [`OpenMode::Read`]).
     pub fn is_read_only(&self) -> bool {
-        self.lock().is_readonly(rusqlite::MAIN_DB).unwrap_or(false)
+        self.lock()
+            .db
+            .is_readonly(rusqlite::MAIN_DB)
+            .unwrap_or(false)
     }
 
     /// A throwaway workspace that lives in memory.
     pub fn in_memory() -> Result<Self> {
         Ok(Workspace {
-            conn: Mutex::new(db::open_in_memory()?),
+            conn: shared(db::open_in_memory()?),
             audit_buffer: Mutex::new(Vec::new()),
             location: None,
             registered: None,
@@ -122,53 +127,115 @@ impl Workspace {
         &self.config
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
-        // A panic inside a transaction drops (rolls back) it, so the
-        // connection is still consistent after poisoning.
-        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> MutexGuard<'_, Conn> {
+        group::lock(&self.conn)
     }
 
-    /// Runs `f` in a read transaction (a consistent snapshot).
+    /// Runs `f` in a read transaction (a consistent snapshot). Inside the
+    /// current thread's open group it reads the group's own changes.
     pub(crate) fn read_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
-        let conn = self.lock();
-        let tx = Tx::begin(&conn, "BEGIN DEFERRED")?;
-        let out = f(&conn)?;
+        let mine = group::current();
+        let mut conn = self.lock();
+        let nested = match (conn.settle(mine.as_ref()), mine) {
+            (Joined::Nested { .. }, _) => true,
+            (Joined::Alone, Some(g)) => {
+                conn.open_group(g, &self.conn, false)?;
+                true
+            }
+            (Joined::Alone, None) => false,
+        };
+        if nested {
+            let out = f(&conn.db);
+            conn.counted(false)?;
+            return out;
+        }
+        let tx = Tx::begin(&conn.db, "BEGIN DEFERRED")?;
+        let out = f(&conn.db)?;
         tx.commit()?;
         Ok(out)
     }
 
     /// Runs a mutation in one write transaction and bumps `rev` once.
     /// Nothing is written if `f` fails. The operation's audit row (and any
-    /// buffered ones) commit in the same transaction.
+    /// buffered ones) commit in the same transaction. Under a group commit
+    /// the transaction is a savepoint of the group's.
     pub(crate) fn write_tx<T: 'static>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T>,
     ) -> Result<T> {
-        let conn = self.lock();
-        let tx = Tx::begin(&conn, "BEGIN IMMEDIATE")?;
+        let mine = group::current();
+        if let Some(why) = mine.as_ref().and_then(|g| g.failure()) {
+            return Err(FsError::custom(
+                Errno::EIO,
+                "",
+                format!("earlier changes of this run were lost: {why}"),
+            ));
+        }
+        let mut conn = self.lock();
+        let joined = match (conn.settle(mine.as_ref()), mine) {
+            (Joined::Nested { writing: true }, _) => true,
+            (Joined::Nested { writing: false }, Some(g)) | (Joined::Alone, Some(g)) => {
+                conn.open_group(g, &self.conn, true)?;
+                true
+            }
+            (_, None) => false,
+        };
+        if !joined {
+            let tx = Tx::begin(&conn.db, "BEGIN IMMEDIATE")?;
+            let out = self.change(&conn.db, f)?;
+            tx.commit()?;
+            return Ok(out);
+        }
+        let done = Tx::savepoint(&conn.db).and_then(|tx| {
+            let out = self.change(&conn.db, f)?;
+            tx.commit()?;
+            Ok(out)
+        });
+        if conn.db.is_autocommit() {
+            // SQLite rolled the whole transaction back (a full disk, say):
+            // the group's earlier changes went with it.
+            conn.group_vanished();
+        }
+        let out = done?;
+        conn.counted(true)?;
+        Ok(out)
+    }
+
+    /// The body of a change, inside its transaction.
+    fn change<T: 'static>(
+        &self,
+        conn: &Connection,
+        f: impl FnOnce(&Connection) -> Result<T>,
+    ) -> Result<T> {
         crate::changes::begin();
         crate::quota::begin();
-        let out = f(&conn)?;
-        crate::quota::check(&conn)?;
+        let out = f(conn)?;
+        crate::quota::check(conn)?;
         // A durable run's journal rows commit with the mutation they record.
-        crate::journal::write_attached(&conn, &out)?;
+        crate::journal::write_attached(conn, &out)?;
         let (rev, log_on): (i64, bool) = conn
             .prepare_cached(
                 "UPDATE workspace SET rev = rev + 1 WHERE id = 1 RETURNING rev, changes_on",
             )?
             .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        crate::changes::commit(&conn, rev as u64, log_on)?;
+        crate::changes::commit(conn, rev as u64, log_on)?;
         if self.config.audit {
             let mut rows = std::mem::take(&mut *self.pending_audit());
             rows.extend(crate::audit::take_current_ok());
-            if let Err(e) = crate::audit::write_rows(&conn, &rows) {
+            if let Err(e) = crate::audit::write_rows(conn, &rows) {
                 // Put them back: the transaction will roll back.
                 self.pending_audit().extend(rows);
                 return Err(e.into());
             }
         }
-        tx.commit()?;
         Ok(out)
+    }
+
+    /// Commits the changes an open group holds (see [`GroupCommit`](crate::GroupCommit)):
+    /// the runtime calls it before output is shown, before a module call and
+    /// at the end of a run. A failure is also recorded in the group.
+    pub fn commit_group(&self) -> Result<()> {
+        self.lock().commit_group()
     }
 
     pub(crate) fn pending_audit(&self) -> MutexGuard<'_, Vec<crate::audit::Row>> {
@@ -177,10 +244,15 @@ impl Workspace {
 
     /// A write transaction for bookkeeping that is not a filesystem change
     /// (run records, the journal, interrupts, modules): it does not bump `rev`.
+    ///
+    /// It commits an open group first, the current thread's included: what it
+    /// records (a run's end, its output, an interrupt) is durable when it
+    /// returns, and never ahead of the changes it follows.
     pub(crate) fn meta_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
-        let conn = self.lock();
-        let tx = Tx::begin(&conn, "BEGIN IMMEDIATE")?;
-        let out = f(&conn)?;
+        let mut conn = self.lock();
+        conn.commit_group()?;
+        let tx = Tx::begin(&conn.db, "BEGIN IMMEDIATE")?;
+        let out = f(&conn.db)?;
         tx.commit()?;
         Ok(out)
     }
@@ -291,8 +363,15 @@ impl Workspace {
     }
 }
 
+fn shared(db: Connection) -> SharedConn {
+    Arc::new(Mutex::new(Conn { db, group: None }))
+}
+
 impl Drop for Workspace {
     fn drop(&mut self) {
+        if let Err(e) = self.commit_group() {
+            tracing::warn!("a group of changes was lost when closing the workspace: {e}");
+        }
         if let Err(e) = self.flush_audit() {
             tracing::warn!("audit rows lost when closing the workspace: {e}");
         }
@@ -308,16 +387,36 @@ impl Drop for Workspace {
 struct Tx<'c> {
     conn: &'c Connection,
     open: bool,
+    /// A savepoint inside a group's transaction, not a transaction.
+    nested: bool,
 }
 
 impl<'c> Tx<'c> {
     fn begin(conn: &'c Connection, sql: &str) -> Result<Self> {
         conn.prepare_cached(sql)?.execute([])?;
-        Ok(Tx { conn, open: true })
+        Ok(Tx {
+            conn,
+            open: true,
+            nested: false,
+        })
+    }
+
+    fn savepoint(conn: &'c Connection) -> Result<Self> {
+        conn.prepare_cached("SAVEPOINT change")?.execute([])?;
+        Ok(Tx {
+            conn,
+            open: true,
+            nested: true,
+        })
     }
 
     fn commit(mut self) -> Result<()> {
-        self.conn.prepare_cached("COMMIT")?.execute([])?;
+        let sql = if self.nested {
+            "RELEASE change"
+        } else {
+            "COMMIT"
+        };
+        self.conn.prepare_cached(sql)?.execute([])?;
         self.open = false;
         Ok(())
     }
@@ -325,10 +424,16 @@ impl<'c> Tx<'c> {
 
 impl Drop for Tx<'_> {
     fn drop(&mut self) {
-        if self.open && !self.conn.is_autocommit() {
-            // Nothing to report to: the error that got us here is already on its way.
-            let _ = self.conn.execute_batch("ROLLBACK");
+        if !self.open || self.conn.is_autocommit() {
+            return;
         }
+        // Nothing to report to: the error that got us here is already on its way.
+        let _ = match self.nested {
+            true => self
+                .conn
+                .execute_batch("ROLLBACK TO change; RELEASE change"),
+            false => self.conn.execute_batch("ROLLBACK"),
+        };
     }
 }
 

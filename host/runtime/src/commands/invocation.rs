@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use computer_store::Workspace;
+use computer_store::{GroupCommit, Workspace};
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::WasiCtx;
 
@@ -58,6 +58,8 @@ struct Child {
     request: Request,
     workspace: Arc<Workspace>,
     journal: Option<SharedJournal>,
+    /// The caller's group commit: the command's changes join it.
+    group: Option<GroupCommit>,
     nesting: Nesting,
     memory: usize,
     deadline: Instant,
@@ -97,6 +99,7 @@ impl Invocation {
             request,
             workspace: caller.workspace.clone(),
             journal: caller.journal.clone(),
+            group: caller.group.clone(),
             nesting: Nesting {
                 inner,
                 depth,
@@ -203,6 +206,7 @@ impl Child {
                 &self.resolved.mounts,
             ),
             journal: self.journal.clone(),
+            group: self.group.clone(),
             nesting: Nesting {
                 inner: inner.clone(),
                 depth: self.nesting.depth,
@@ -215,6 +219,7 @@ impl Child {
         // must find one.
         state.wasi_fs.ensure_workspace_dir(TMP);
         let mut store = watched_store(&inner, state, None);
+        let _entered = self.group.as_ref().map(GroupCommit::enter);
         let result = match &self.resolved.start {
             Start::Component(pre) => pre
                 .instantiate(&mut store)

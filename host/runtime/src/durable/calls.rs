@@ -108,6 +108,13 @@ impl RunState {
         function: &str,
     ) -> wasmtime::Result<Result<String, ModuleError>> {
         let Some(j) = self.journal.clone() else {
+            // The call may reach the outside world: the run's changes first.
+            // (A durable run's journal commits them with the call's row.)
+            if let Err(e) = self.workspace.commit_group() {
+                return Ok(Err(ModuleError::Failed(format!(
+                    "the run's changes could not be committed before the call: {e}"
+                ))));
+            }
             let mut ctx = CallContext::detached(String::new(), module, function);
             return Ok(call(&mut ctx));
         };

@@ -206,6 +206,7 @@ fn command_store(
         deadline,
         stop: None,
         journal: None,
+        group: None,
         nesting: Nesting {
             inner: rt.inner.clone(),
             depth: 0,

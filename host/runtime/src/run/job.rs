@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use computer_store::{RunEnd, RunStatus, Workspace};
+use computer_store::{GroupCommit, RunEnd, RunStatus, Workspace};
 use serde_json::Value;
 use wasmtime::Store;
 use wasmtime::component::ResourceTable;
@@ -122,6 +122,17 @@ impl Job {
             stderr = stderr.durable(j.clone());
             jl.attach_sinks(stdout.clone(), stderr.clone());
         }
+        let group = self
+            .inner
+            .config
+            .group_commit
+            .map(|l| GroupCommit::new(l.max_changes, l.max_age));
+        if let (Some(g), None) = (&group, &journal) {
+            // A durable run's output waits for its journal's commit, which
+            // commits the group first; an ephemeral run's is shown at once.
+            stdout = stdout.commit_before_showing(self.workspace.clone(), g.clone());
+            stderr = stderr.commit_before_showing(self.workspace.clone(), g.clone());
+        }
         let lost = Arc::new(AtomicBool::new(false));
         let lease = LeaseKeeper::start(
             self.workspace.clone(),
@@ -129,13 +140,32 @@ impl Job {
             self.inner.config.lease,
             lost.clone(),
         );
-        let mut outcome = self.call_guest(&stdout, &stderr, journal.clone(), lost, memory_refused);
+        let mut outcome = self.call_guest(
+            &stdout,
+            &stderr,
+            journal.clone(),
+            (lost, memory_refused),
+            group.as_ref(),
+        );
+        if let Some(g) = &group {
+            outcome = self.commit_group(g, outcome);
+        }
         stderr.flush_held();
         drop(lease);
         if let Some(j) = &journal {
             outcome = self.settle_journal(j, outcome);
         }
         self.finish(outcome, &stdout, &stderr, &events, started)
+    }
+
+    /// Commits what the run's group still holds; a run whose changes were
+    /// lost fails, saying so (its guest was told they were made).
+    fn commit_group(&self, group: &GroupCommit, outcome: Outcome) -> Outcome {
+        let _ = self.workspace.commit_group();
+        match group.failure() {
+            Some(why) => Outcome::failed(format!("the run's changes were lost: {why}")),
+            None => outcome,
+        }
     }
 
     /// Writes the rest of a durable run's output, then parks it if it waits.
@@ -238,8 +268,8 @@ impl Job {
         &self,
         wasi: WasiCtx,
         journal: Option<journal::SharedJournal>,
-        lost: Arc<AtomicBool>,
-        memory_refused: Arc<AtomicBool>,
+        (lost, memory_refused): (Arc<AtomicBool>, Arc<AtomicBool>),
+        group: Option<&GroupCommit>,
     ) -> Store<RunState> {
         let mounts: &[Mount] = match &self.program {
             Program::Runner { mounts, .. } | Program::Command { mounts, .. } => mounts,
@@ -263,6 +293,7 @@ impl Job {
                 mounts,
             ),
             journal,
+            group: group.cloned(),
             nesting: Nesting {
                 inner: self.inner.clone(),
                 depth: 0,
@@ -278,11 +309,13 @@ impl Job {
         stdout: &Sink,
         stderr: &Sink,
         journal: Option<journal::SharedJournal>,
-        lost: Arc<AtomicBool>,
-        memory_refused: Arc<AtomicBool>,
+        flags: (Arc<AtomicBool>, Arc<AtomicBool>),
+        group: Option<&GroupCommit>,
     ) -> Outcome {
         let wasi = self.wasi(stdout, stderr, journal.as_ref());
-        let mut store = self.store(wasi, journal, lost, memory_refused);
+        let mut store = self.store(wasi, journal, flags, group);
+        // The guest's changes, on this thread, join the group.
+        let _entered = group.map(GroupCommit::enter);
         let request = RunRequest {
             source: self.source.clone(),
             argv: self.argv.clone(),

@@ -13,7 +13,7 @@ use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi_io::poll::Pollable;
 use wasmtime_wasi_io::streams::{OutputStream, StreamResult};
 
-use computer_store::Workspace;
+use computer_store::{GroupCommit, Workspace};
 
 use crate::durable::journal::SharedJournal;
 use crate::run::kept_output::KeptOutput;
@@ -98,6 +98,9 @@ pub struct Sink {
     /// Drops the Rust runtime's out-of-memory lines once the host refused
     /// the guest memory (stderr only; see `oom_noise`).
     oom_noise: Option<Arc<OomNoise>>,
+    /// The run's changes not committed yet: committed before output is
+    /// shown, so nothing the guest printed is about a change a crash loses.
+    group: Option<(Arc<Workspace>, GroupCommit)>,
 }
 
 impl Sink {
@@ -117,6 +120,22 @@ impl Sink {
             journal: None,
             flooded: None,
             oom_noise: None,
+            group: None,
+        }
+    }
+
+    /// Commits `group`'s open changes in `ws` before each write is shown.
+    pub(crate) fn commit_before_showing(mut self, ws: Arc<Workspace>, group: GroupCommit) -> Self {
+        self.group = Some((ws, group));
+        self
+    }
+
+    fn commit_group(&self) {
+        if let Some((ws, group)) = &self.group
+            && group.is_open()
+        {
+            // A failure is the group's: the run stops at its next epoch.
+            let _ = ws.commit_group();
         }
     }
 
@@ -193,6 +212,7 @@ impl Sink {
         let take = utf8_cut(bytes, room.min(bytes.len()));
         st.copy(bytes, take < bytes.len());
         if take > 0 {
+            self.commit_group();
             st.kept.extend_from_slice(&bytes[..take]);
             let chunk = bytes[..take].to_vec();
             // A receiver that went away only means nobody is listening.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use computer_store::Workspace;
+use computer_store::{GroupCommit, Workspace};
 use wasmtime::component::ResourceTable;
 use wasmtime::{Store, UpdateDeadline};
 use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
@@ -83,6 +83,9 @@ pub(crate) struct RunState {
     pub nesting: Nesting,
     /// `wasi:http`, limited to the workspace's allow-list.
     pub http: RunHttp,
+    /// The group commit the run's changes share (the run's and its
+    /// commands'); `None`: each change commits on its own.
+    pub group: Option<GroupCommit>,
 }
 
 impl wasmtime_wasi_http::WasiHttpView for RunState {
@@ -150,6 +153,12 @@ pub(crate) fn watched_store(
                 state.stop = Some(Stop::Journal);
                 return Err(wasmtime::Error::msg("journal failure"));
             }
+        }
+        if let Some(why) = state.group.as_ref().and_then(GroupCommit::failure) {
+            state.stop = Some(Stop::Journal);
+            return Err(wasmtime::Error::msg(format!(
+                "the run's changes were lost: {why}"
+            )));
         }
         if state.cancel.load(Ordering::SeqCst) {
             state.stop = Some(Stop::Cancelled);

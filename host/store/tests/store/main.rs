@@ -10,6 +10,7 @@ mod deep_trees;
 mod dirs;
 mod durable;
 mod files;
+mod group_commit;
 mod integrity;
 mod links;
 mod moves;

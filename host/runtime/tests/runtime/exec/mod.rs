@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 use crate::support::*;
 
 mod errors;
+mod group_commit;
 mod guests_modules;
 mod lifecycle;
 mod limits;
