@@ -3,6 +3,7 @@
 # (each row is a new `computer exec` process, as an agent's call is): medians of N
 # runs each, alternating, side by side. The workspace and bash's copy are on the
 # same filesystem (/dev/shm when there is one). `true` is the per-process floor.
+# The agent script is also run durable against --on-interrupt fail (the last line).
 # Usage: benches/shell-speed.sh [BIN] [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,3 +59,17 @@ for row in "${ROWS[@]}"; do
   printf '| `%s` | %d ms | %d ms | %s |\n' "$row" "$c" "$b" \
     "$(awk "BEGIN { printf \"%.1fx\", $c / ($b > 0 ? $b : 1) }")"
 done
+
+# The agent script (the fifth row) durable, as runs are by default, against
+# --on-interrupt fail: what the journal costs.
+AGENT="${ROWS[4]}"
+: >"$SCRATCH/d"
+: >"$SCRATCH/f"
+for _ in $(seq "$N"); do
+  ms "$BIN" exec --cwd /tree "$AGENT" >>"$SCRATCH/d"
+  ms "$BIN" exec --on-interrupt fail --cwd /tree "$AGENT" >>"$SCRATCH/f"
+done
+d=$(median <"$SCRATCH/d")
+f=$(median <"$SCRATCH/f")
+printf 'agent script durable %d ms, --on-interrupt fail %d ms: %s\n' "$d" "$f" \
+  "$(awk "BEGIN { printf \"%.2fx\", $d / ($f > 0 ? $f : 1) }")"

@@ -13,6 +13,9 @@ wit_bindgen::generate!({
         world js {
             include computer:workspace/runner@0.1.0;
             import wasi:http/outgoing-handler@0.2.12;
+            /// Pre-initialization (see `run::preinitialize`): the host runs it once,
+            /// snapshots the instance and compiles the snapshot.
+            export wizer-initialize: func();
         }
     ",
     path: "../../wit",
@@ -46,6 +49,10 @@ struct Runner;
 impl Guest for Runner {
     fn run(request: RunRequest) -> RunOutcome {
         run::run(request)
+    }
+
+    fn wizer_initialize() {
+        run::preinitialize();
     }
 }
 

@@ -82,20 +82,14 @@ fn next_random(state: &Shared) -> f64 {
     (v >> 11) as f64 / (1u64 << 53) as f64
 }
 
-pub fn create<'js>(
-    ctx: &Ctx<'js>,
-    state: &Shared,
-    argv: &[String],
-    main_name: &str,
-) -> Result<Object<'js>> {
+pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
     let native = Object::new(ctx.clone())?;
-    add_process(&native, state, argv, main_name)?;
+    add_process(&native, state)?;
     add_clock_and_timers(&native, state)?;
     add_stdin_and_encoding(&native, state)?;
     add_runtime(&native)?;
     native.set("fs", fs_native::create(ctx, state)?)?;
     native.set("module", crate::module_native::create(ctx, state)?)?;
-    native.set("nodeMode", state.node_mode.get())?;
     native.set("child", child_native::create(ctx, state)?)?;
     native.set("http", http_native::create(ctx, state)?)?;
     native.set("crypto", crate::crypto_native::create(ctx, state)?)?;
@@ -103,13 +97,22 @@ pub fn create<'js>(
     Ok(native)
 }
 
-/// Output, exit, the environment, argv and the working directory.
-fn add_process<'js>(
-    native: &Object<'js>,
+/// What the native object says about this run: its argv, the main module's
+/// name and whether it is Node's command line. Set when the run starts (the
+/// object may be older: see `run::prepare`).
+pub fn start_run(
+    native: &Object<'_>,
     state: &Shared,
     argv: &[String],
     main_name: &str,
 ) -> Result<()> {
+    native.set("argv", argv.to_vec())?;
+    native.set("mainModule", main_name)?;
+    native.set("nodeMode", state.node_mode.get())
+}
+
+/// Output, exit, the environment and the working directory.
+fn add_process<'js>(native: &Object<'js>, state: &Shared) -> Result<()> {
     set_fn(
         native,
         "write",
@@ -138,9 +141,6 @@ fn add_process<'js>(
         }
         Ok(env)
     })?;
-    native.set("argv", argv.to_vec())?;
-    native.set("mainModule", main_name)?;
-
     let s = state.clone();
     set_fn(native, "cwd", move || s.cwd())?;
     let s = state.clone();

@@ -2,6 +2,8 @@
 //! module in `cwd`, call its default export, drive the event loop, and turn the result
 //! into a `run-outcome`.
 
+use std::cell::RefCell;
+
 use rquickjs::promise::PromiseState;
 use rquickjs::{Context, Ctx, Function, Module, Object, Persistent, Promise, Runtime, Value};
 
@@ -31,28 +33,48 @@ fn outcome(exit_code: i32, value_json: Option<String>) -> RunOutcome {
     }
 }
 
-pub fn run(request: RunRequest) -> RunOutcome {
-    let cwd = if request.cwd.starts_with('/') {
-        paths::normalize(&request.cwd)
-    } else {
-        paths::resolve("/", &request.cwd)
-    };
-    let cwd = if cwd.len() > 1 {
-        cwd.trim_end_matches('/').to_string()
-    } else {
-        cwd
-    };
-    let state = RunState::new(cwd);
-    let cli = match request.source.as_str() {
-        NODE_AS_COMMAND => Some("node_cli"),
-        NPM_AS_COMMAND => Some("npm"),
-        _ => None,
-    };
-    state.node_mode.set(cli.is_some());
+/// A JavaScript runtime and context with the bootstrap already run, waiting
+/// for a run. `wizer-initialize` makes it when the host pre-initializes the
+/// guest: it is then part of the component's snapshot, and a run skips the
+/// runtime, the context and the bootstrap (two thirds of a cold exec).
+/// Otherwise `run` makes it first.
+struct Prepared {
+    rt: Runtime,
+    context: Context,
+    state: Shared,
+    native: Persistent<Object<'static>>,
+}
 
+thread_local! {
+    static PREPARED: RefCell<Option<Prepared>> = const { RefCell::new(None) };
+}
+
+/// `wizer-initialize`: prepares the run ahead (see [`Prepared`]). It must not
+/// depend on the run: argv, the environment and the working directory are
+/// set when the run starts. A failure is left for `run` to report.
+pub fn preinitialize() {
+    if let Ok(p) = prepare(false) {
+        // Collected now, so the snapshot holds no garbage and a run starts
+        // with a fresh allocation budget: a collection during the run would
+        // write to every object of the snapshot's heap, copying each of its
+        // pages out of the shared image.
+        p.rt.run_gc();
+        PREPARED.with(|c| *c.borrow_mut() = Some(p));
+    }
+}
+
+/// Makes a runtime and a context and runs the bootstrap; with `report`, a
+/// failure is printed.
+fn prepare(report: bool) -> Result<Prepared, ()> {
+    let fail = |message: &str| {
+        if report {
+            report::run_error(message);
+        }
+    };
+    let state = RunState::new("/".to_owned());
     let Ok(rt) = Runtime::new() else {
-        report::run_error("could not create the JavaScript runtime (out of memory?)");
-        return outcome(1, None);
+        fail("could not create the JavaScript runtime (out of memory?)");
+        return Err(());
     };
     rt.set_max_stack_size(MAX_STACK);
     let s = state.clone();
@@ -70,14 +92,70 @@ pub fn run(request: RunRequest) -> RunOutcome {
         },
     );
     let Ok(context) = Context::full(&rt) else {
-        report::run_error("could not create the JavaScript context (out of memory?)");
-        return outcome(1, None);
+        fail("could not create the JavaScript context (out of memory?)");
+        return Err(());
     };
+    let native = context.with(|ctx| {
+        let booted = natives::create(&ctx, &state).and_then(|native| {
+            let internal: Object = builtins::bootstrap(&ctx)?.call((native.clone(),))?;
+            *state.internal.borrow_mut() = Some(Persistent::save(&ctx, internal));
+            Ok(Persistent::save(&ctx, native))
+        });
+        booted.map_err(|_| {
+            let err = ctx.catch();
+            if report {
+                report::run_error("the JavaScript bootstrap failed:");
+                report::print_uncaught(&ctx, &state, &err);
+            }
+        })
+    })?;
+    Ok(Prepared {
+        rt,
+        context,
+        state,
+        native,
+    })
+}
+
+pub fn run(request: RunRequest) -> RunOutcome {
+    let cwd = if request.cwd.starts_with('/') {
+        paths::normalize(&request.cwd)
+    } else {
+        paths::resolve("/", &request.cwd)
+    };
+    let cwd = if cwd.len() > 1 {
+        cwd.trim_end_matches('/').to_string()
+    } else {
+        cwd
+    };
+    let cli = match request.source.as_str() {
+        NODE_AS_COMMAND => Some("node_cli"),
+        NPM_AS_COMMAND => Some("npm"),
+        _ => None,
+    };
+    let prepared = match PREPARED.with(|c| c.borrow_mut().take()) {
+        Some(p) => p,
+        None => match prepare(true) {
+            Ok(p) => p,
+            Err(()) => return outcome(1, None),
+        },
+    };
+    let Prepared {
+        rt,
+        context,
+        state,
+        native,
+    } = prepared;
+    *state.cwd.borrow_mut() = cwd;
+    state.node_mode.set(cli.is_some());
+    // QuickJS measures its stack limit from where it is set: here, not where
+    // a snapshot was taken.
+    rt.set_max_stack_size(MAX_STACK);
 
     let result = context.with(|ctx| {
         let result = match cli {
-            Some(module) => run_cli(&ctx, &state, request, module),
-            None => run_in(&ctx, &state, request),
+            Some(module) => run_cli(&ctx, &state, native, request, module),
+            None => run_in(&ctx, &state, native, request),
         };
         state.release_js();
         result
@@ -89,7 +167,12 @@ pub fn run(request: RunRequest) -> RunOutcome {
     result
 }
 
-fn run_in<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest) -> RunOutcome {
+fn run_in<'js>(
+    ctx: &Ctx<'js>,
+    state: &Shared,
+    native: Persistent<Object<'static>>,
+    request: RunRequest,
+) -> RunOutcome {
     let main_name = if state.cwd() == "/" {
         format!("/{MAIN_MODULE}")
     } else {
@@ -112,7 +195,7 @@ fn run_in<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest) -> RunOutcom
         },
     };
 
-    let process = match install(ctx, state, &request.argv, &main_name, &input) {
+    let process = match start(ctx, state, native, &request.argv, &main_name, &input) {
         Ok(p) => p,
         Err(_) => {
             let err = ctx.catch();
@@ -138,10 +221,16 @@ fn run_in<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest) -> RunOutcom
 /// `node ARGS` / `npm ARGS`: the internal module `module`'s `main(argv)` runs the
 /// command line (js/node_cli.js); it returns `{ exit }`, a promise to wait for (an ES
 /// module's evaluation), or nothing. Then the event loop runs dry, as in Node.
-fn run_cli<'js>(ctx: &Ctx<'js>, state: &Shared, request: RunRequest, module: &str) -> RunOutcome {
+fn run_cli<'js>(
+    ctx: &Ctx<'js>,
+    state: &Shared,
+    native: Persistent<Object<'static>>,
+    request: RunRequest,
+    module: &str,
+) -> RunOutcome {
     let main_name = format!("{}/[eval]", state.cwd().trim_end_matches('/'));
     let undefined = Value::new_undefined(ctx.clone());
-    let process = match install(ctx, state, &request.argv, &main_name, &undefined) {
+    let process = match start(ctx, state, native, &request.argv, &main_name, &undefined) {
         Ok(p) => p,
         Err(_) => {
             let err = ctx.catch();
@@ -230,17 +319,20 @@ fn exit_code_of(process: &Object<'_>) -> i32 {
     }
 }
 
-/// Run the bootstrap; returns the `process` object.
-fn install<'js>(
+/// Starts the run in a prepared context: its argv, environment and input;
+/// returns the `process` object.
+fn start<'js>(
     ctx: &Ctx<'js>,
     state: &Shared,
+    native: Persistent<Object<'static>>,
     argv: &[String],
     main_name: &str,
     input: &Value<'js>,
 ) -> rquickjs::Result<Object<'js>> {
-    let native = natives::create(ctx, state, argv, main_name)?;
-    let internal: Object = builtins::bootstrap(ctx)?.call((native,))?;
-    *state.internal.borrow_mut() = Some(Persistent::save(ctx, internal.clone()));
+    let native = native.restore(ctx)?;
+    natives::start_run(&native, state, argv, main_name)?;
+    let internal = state.internal(ctx)?;
+    internal.get::<_, Function>("startRun")?.call::<_, ()>(())?;
     ctx.globals().set("input", input.clone())?;
     internal.get("process")
 }

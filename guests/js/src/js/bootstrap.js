@@ -148,21 +148,22 @@ function envObject(values) {
   });
 }
 
-const argv = native.argv.length ? native.argv : [native.mainModule];
+// argv and env are the run's: `internal.startRun()` sets them, since the
+// bootstrap may run before the run is known (a pre-initialized guest).
 const process = {
   title: 'js',
   platform: 'linux',
   arch: 'wasm32',
   pid: 1,
   ppid: 0,
-  argv: ['js', ...argv],
+  argv: ['js'],
   argv0: 'js',
   execPath: '/usr/bin/js',
   execArgv: [],
   version: 'v20.20.2',
   versions: { node: '20.20.2', quickjs: '0.10' },
   release: { name: 'node' },
-  env: envObject(native.env()),
+  env: envObject({}),
   exitCode: undefined,
   cwd: () => native.cwd(),
   chdir(dir) {
@@ -531,6 +532,10 @@ function nodeUncaught(err, inspect) {
 
 const internal = {
   require,
+  startRun() {
+    process.argv = ['js', ...(native.argv.length ? native.argv : [native.mainModule])];
+    process.env = envObject(native.env());
+  },
   runTicks,
   processHandles,
   beforeExit,

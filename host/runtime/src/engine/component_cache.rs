@@ -48,6 +48,12 @@ fn key(engine: &Engine, digest: &[u8; 32]) -> String {
     h.update(digest);
     h.update(compat.finish().to_le_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    // What is compiled: the component, or its pre-initialized snapshot.
+    h.update(if preinit_enabled() {
+        b"preinit 1".as_slice()
+    } else {
+        b"as given"
+    });
     h.finalize()[..16]
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -131,7 +137,8 @@ pub(crate) fn load_digested(
             bytes: bytes.len(),
         });
     }
-    let compiled = Component::new(engine, bytes);
+    let snapshot = preinitialized(name, bytes);
+    let compiled = Component::new(engine, snapshot.as_deref().unwrap_or(bytes));
     // Told either way, so no spinner or progress report outlives a compile.
     if let Some(o) = announced {
         (o.0)(&CompileEvent::Finished {
@@ -151,6 +158,36 @@ pub(crate) fn load_digested(
         tracing::warn!("cannot cache compiled component in {}: {e}", dir.display());
     }
     Ok(component)
+}
+
+/// `COMPUTER_PREINIT=0` compiles components as given (to measure what
+/// pre-initialization saves, or as a way out).
+fn preinit_enabled() -> bool {
+    std::env::var("COMPUTER_PREINIT").map_or(true, |v| v != "0")
+}
+
+/// The pre-initialized form of `bytes` (see `preinit`), when it exports an
+/// initializer; `None` compiles the component as it is, also when the
+/// initialization fails (the guest then initializes itself in every run).
+fn preinitialized(name: &str, bytes: &[u8]) -> Option<Vec<u8>> {
+    if !preinit_enabled() || !super::preinit::wants_preinit(bytes) {
+        return None;
+    }
+    let started = std::time::Instant::now();
+    match std::panic::catch_unwind(|| super::preinit::preinitialize(bytes)) {
+        Ok(Ok(snapshot)) => {
+            tracing::debug!(name, elapsed = ?started.elapsed(), "pre-initialized");
+            Some(snapshot)
+        }
+        Ok(Err(e)) => {
+            tracing::warn!("{name}: pre-initialization failed, compiled as it is: {e:#}");
+            None
+        }
+        Err(_) => {
+            tracing::warn!("{name}: pre-initialization panicked, compiled as it is");
+            None
+        }
+    }
 }
 
 /// The preamble of a binary component: `\0asm`, then version 0x0d and

@@ -1,6 +1,7 @@
 //! The shared `Engine` and the `Linker` every guest is instantiated with.
 
 pub(crate) mod component_cache;
+mod preinit;
 
 use std::sync::OnceLock;
 use std::time::Duration;
