@@ -166,6 +166,9 @@ impl Fixture {
             .env("COUNTER_ADDR", "127.0.0.1:9")
             .env("COMPUTER_TEST_GIT_WASM", &self.git)
             .env("COMPUTER_CACHE_DIR", component_cache_dir())
+            // Groups of 4 changes: git's bursts of object writes still commit
+            // at many points to kill at, and each kill loses a group's tail.
+            .env("COMPUTER_GROUP_COMMIT", "4")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

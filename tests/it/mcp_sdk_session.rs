@@ -135,6 +135,15 @@ fn an_exec_that_compiles_sends_progress_to_a_client_that_asked() {
             .any(|m| m.starts_with("compiling js (") && m.contains("for this machine")),
         "{first:?}"
     );
-    // Compiled once: the second exec has nothing to wait for.
-    assert_eq!(seen["second"], serde_json::json!([]), "{seen}");
+    // Compiled once: the second exec does not wait for js again (it may
+    // still hear of a background compile of another component, such as
+    // python's, that has not ended yet).
+    let second = seen["second"].as_array().expect("second");
+    assert!(
+        !second
+            .iter()
+            .filter_map(Value::as_str)
+            .any(|m| m.starts_with("compiling js (")),
+        "{seen}"
+    );
 }

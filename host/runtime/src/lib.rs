@@ -186,12 +186,20 @@ pub struct GroupCommitLimits {
 }
 
 impl GroupCommitLimits {
-    /// The default, or none when `COMPUTER_GROUP_COMMIT` is `0` or `off`
-    /// (for measuring what it saves, and as a way out).
+    /// The default; none when `COMPUTER_GROUP_COMMIT` is `0` or `off` (for
+    /// measuring what it saves, and as a way out); groups of at most N
+    /// changes when it is a number N (a crash test's many commit points).
     pub fn from_env() -> Option<Self> {
-        match std::env::var("COMPUTER_GROUP_COMMIT").as_deref() {
+        let var = std::env::var("COMPUTER_GROUP_COMMIT");
+        match var.as_deref() {
             Ok("0" | "off") => None,
-            _ => Some(GroupCommitLimits::default()),
+            Ok(n) => Some(GroupCommitLimits {
+                max_changes: n
+                    .parse()
+                    .unwrap_or(GroupCommitLimits::default().max_changes),
+                ..GroupCommitLimits::default()
+            }),
+            Err(_) => Some(GroupCommitLimits::default()),
         }
     }
 }
