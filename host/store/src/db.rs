@@ -138,7 +138,7 @@ fn open_once(
     busy_timeout: Duration,
 ) -> rusqlite::Result<Connection> {
     let base = OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
-    let conn = match access {
+    let mut conn = match access {
         Access::ReadWriteCreate => Connection::open_with_flags(
             path,
             base | OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE,
@@ -156,10 +156,10 @@ fn open_once(
     };
     if matches!(access, Access::ReadOnly | Access::Immutable) {
         // Neither the journal mode nor the schema can change without writing.
-        conn.busy_timeout(busy_timeout)?;
+        crate::busy::wait_finely(&mut conn, busy_timeout)?;
         return Ok(conn);
     }
-    configure(&conn, durability, busy_timeout)?;
+    configure(&mut conn, durability, busy_timeout)?;
     migrate(&conn)?;
     Ok(conn)
 }
@@ -177,19 +177,22 @@ fn immutable_uri(path: &Path) -> String {
     uri
 }
 
+/// Nobody else can hold an in-memory database's lock: a short wait.
+pub(crate) const IN_MEMORY_BUSY_TIMEOUT: Duration = Duration::from_secs(1);
+
 pub fn open_in_memory() -> Result<Connection> {
-    let conn = Connection::open_in_memory()?;
-    configure(&conn, Durability::Process, Duration::from_secs(1))?;
+    let mut conn = Connection::open_in_memory()?;
+    configure(&mut conn, Durability::Process, IN_MEMORY_BUSY_TIMEOUT)?;
     migrate(&conn)?;
     Ok(conn)
 }
 
 fn configure(
-    conn: &Connection,
+    conn: &mut Connection,
     durability: Durability,
     busy_timeout: Duration,
 ) -> rusqlite::Result<()> {
-    conn.busy_timeout(busy_timeout)?;
+    crate::busy::wait_finely(conn, busy_timeout)?;
     // journal_mode returns a row, so it cannot go through execute_batch on all versions.
     let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
     let sync = match durability {

@@ -51,6 +51,7 @@
 
 mod audit;
 mod audit_log;
+mod busy;
 mod changes;
 mod clock;
 mod commands;

@@ -90,7 +90,7 @@ impl Workspace {
         };
         let conn = db::open(path, access, config.durability, config.busy_timeout)?;
         Ok(Workspace {
-            conn: shared(conn),
+            conn: shared(conn, config.busy_timeout),
             audit_buffer: Mutex::new(Vec::new()),
             location: Some(path.to_path_buf()),
             registered: location::remember(path),
@@ -109,7 +109,7 @@ impl Workspace {
     /// A throwaway workspace that lives in memory.
     pub fn in_memory() -> Result<Self> {
         Ok(Workspace {
-            conn: shared(db::open_in_memory()?),
+            conn: shared(db::open_in_memory()?, db::IN_MEMORY_BUSY_TIMEOUT),
             audit_buffer: Mutex::new(Vec::new()),
             location: None,
             registered: None,
@@ -363,8 +363,8 @@ impl Workspace {
     }
 }
 
-fn shared(db: Connection) -> SharedConn {
-    Arc::new(Mutex::new(Conn { db, group: None }))
+fn shared(db: Connection, busy_timeout: std::time::Duration) -> SharedConn {
+    Arc::new(Mutex::new(Conn::new(db, busy_timeout)))
 }
 
 impl Drop for Workspace {

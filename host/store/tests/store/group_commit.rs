@@ -184,3 +184,52 @@ fn reads_share_a_snapshot_until_the_group_ends() {
     put(&ws, "/z", "mine");
     assert_eq!(get(&ws, "/y"), "theirs");
 }
+
+/// A run that writes without pause holds the write lock for group after
+/// group; another connection's changes still get in, interleaved with the
+/// run's, instead of waiting for the run to end. The run writes until the
+/// other side has made its changes (or gives up after 20 s); before the
+/// hand-off the other side made about one change per run.
+#[test]
+fn another_writer_gets_in_while_a_run_writes_without_pause() {
+    let (_dir, ws, other) = two_handles();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let theirs = 5;
+    let mine = std::thread::scope(|s| {
+        let writer = s.spawn(|| {
+            let group = GroupCommit::new(256, Duration::from_millis(10));
+            let _in = group.enter();
+            let deadline = Instant::now() + Duration::from_secs(20);
+            let mut n = 0u64;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) && Instant::now() < deadline {
+                put(&ws, "/mine", &n.to_string());
+                n += 1;
+            }
+            ws.commit_group().unwrap();
+            n
+        });
+        // Let the run's streak begin.
+        while !seen(&other, "/mine") {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let mut between = Vec::new();
+        for i in 0..theirs {
+            put(&other, &format!("/theirs{i}"), "x");
+            between.push(read_outside(&other, "/mine"));
+        }
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        let n = writer.join().unwrap();
+        (n, between)
+    });
+    let (n, between) = mine;
+    for i in 0..theirs {
+        assert!(ws.exists(&format!("/theirs{i}")).unwrap());
+    }
+    // The run kept writing between the other side's changes: they were not
+    // all made after it stopped.
+    let values: std::collections::BTreeSet<_> = between.iter().collect();
+    assert!(
+        values.len() >= 3,
+        "the run's value seen between the other side's changes: {between:?} (run made {n})"
+    );
+}
