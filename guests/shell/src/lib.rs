@@ -30,6 +30,7 @@ mod local_time;
 mod ls;
 mod modes;
 mod output;
+mod pipe_stages;
 mod printf_nul;
 mod realpath;
 mod run;

@@ -125,6 +125,7 @@ fn build_shell(
         .builtin_filter(commands::keep)
         .command_resolver(Arc::new(crate::unavailable::Resolver))
         .before_exec(crate::cond_tests::hook())
+        .before_exec(crate::pipe_stages::hook())
         .before_tool(crate::printf_nul::hook())
         .before_tool(crate::appends::hook(fs.clone()));
     for (key, value) in env {

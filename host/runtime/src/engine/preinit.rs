@@ -57,6 +57,23 @@ impl WasiView for InitState {
     }
 }
 
+/// The instrumented component, compiled to run its initializer once: by
+/// Winch, wasmtime's baseline compiler, which compiles the JS guest in a
+/// tenth of Cranelift's time (the initializer runs for milliseconds, so its
+/// slower code costs little); by Cranelift where Winch refuses it.
+fn instrumented_component(instrumented: &[u8]) -> wasmtime::Result<Component> {
+    let compile = |strategy| -> wasmtime::Result<Component> {
+        let mut config = Config::new();
+        config.wasm_component_model(true).strategy(strategy);
+        let engine = Engine::new(&config)?;
+        Component::new(&engine, instrumented)
+    };
+    compile(wasmtime::Strategy::Winch).or_else(|e| {
+        tracing::debug!("Winch cannot compile the instrumented component ({e:#}): Cranelift");
+        compile(wasmtime::Strategy::Cranelift)
+    })
+}
+
 /// The pre-initialized form of the component `bytes`.
 pub(crate) fn preinitialize(bytes: &[u8]) -> wasmtime::Result<Vec<u8>> {
     let mut wizer = Wizer::new();
@@ -64,10 +81,8 @@ pub(crate) fn preinitialize(bytes: &[u8]) -> wasmtime::Result<Vec<u8>> {
     // component export lifted from it, and the snapshot does not validate.
     wizer.init_func(INIT_EXPORT).keep_init_func(true);
     let (cx, instrumented) = wizer.instrument_component(bytes)?;
-    let mut config = Config::new();
-    config.wasm_component_model(true);
-    let engine = Engine::new(&config)?;
-    let component = Component::new(&engine, &instrumented)?;
+    let component = instrumented_component(&instrumented)?;
+    let engine = component.engine().clone();
     let mut linker: Linker<InitState> = Linker::new(&engine);
     // Real WASI and wasi:http (no request is let out: the context has no
     // network), so that the imports' resource types are WASI's own; the
