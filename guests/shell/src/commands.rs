@@ -35,12 +35,11 @@ pub const DISABLED: &[(&str, &str)] = &[
     ("mkfifo", "the workspace has no named pipes"),
 ];
 
-/// Commands the guest adds or replaces (see `ls`, `wc`, `chmod`, `stat`, `realpath`,
+/// Commands the guest adds or replaces (see `ls`, `chmod`, `stat`, `realpath`,
 /// `aliases`).
 pub fn replacements(fs: &Arc<WorkspaceFs>) -> Vec<(&'static str, Box<dyn bashkit::Builtin>)> {
     vec![
         ("ls", Box::new(Ls { fs: fs.clone() })),
-        ("wc", Box::new(Wc { fs: fs.clone() })),
         ("chmod", Box::new(Chmod { fs: fs.clone() })),
         ("stat", Box::new(Stat { fs: fs.clone() })),
         ("realpath", Box::new(Realpath)),
@@ -58,6 +57,11 @@ pub fn replacements(fs: &Arc<WorkspaceFs>) -> Vec<(&'static str, Box<dyn bashkit
 /// piece and writes as it goes.
 pub fn streaming_cat(fs: &Arc<WorkspaceFs>) -> Cat {
     Cat { fs: fs.clone() }
+}
+
+/// `wc`, counting stdin as it arrives (see `wc`).
+pub fn streaming_wc(fs: &Arc<WorkspaceFs>) -> Wc {
+    Wc { fs: fs.clone() }
 }
 
 /// `head`, streaming (see `head`): it stops reading once it has what was asked for,

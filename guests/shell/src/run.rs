@@ -136,6 +136,7 @@ fn build_shell(
     }
     builder = builder.command("cat", commands::streaming_cat(fs));
     builder = builder.command("head", commands::streaming_head(fs));
+    builder = builder.command("wc", commands::streaming_wc(fs));
     builder = builder.command("seq", crate::seq::Seq);
     // After the guest's own: a command the workspace registered under a
     // built-in's name (`grep`) is the one its owner wants.

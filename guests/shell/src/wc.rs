@@ -2,11 +2,10 @@
 //! takes a few MiB of memory (bashkit's own `wc` holds the whole input and a second,
 //! text copy of it), and a missing file does not stop the others.
 //!
-//! stdin is taken as bashkit hands it to a builtin, whole. It is not read as a stream
-//! on purpose: in `... | while read x; do n=$(echo "$x" | wc -c); done`, bashkit gives
-//! a streaming command inside `$(...)` the loop's own input pipe as well (an
-//! interpreter bug, which its streaming `tr`, `grep` and `cat` also show), and `wc`
-//! would count the rest of the loop's input.
+//! stdin is read piece by piece too (a registered command), so `cat big | wc -c`
+//! holds a pipe's worth at a time. bashkit would hand a pipeline's streaming stage
+//! inside `... | while read x; do n=$(echo "$x" | wc -c); done` the loop's input as
+//! well; `pipe_stages` respells such pipelines so that it does not.
 //!
 //! Counting follows GNU `wc`: lines are newlines, words are runs of non-whitespace,
 //! `-L` is the widest line with tabs to the next multiple of 8, and characters are
@@ -17,7 +16,7 @@
 
 use std::sync::Arc;
 
-use bashkit::{BuiltinContext, ExecResult, async_trait};
+use bashkit::{Command, CommandContext, CommandStatus, async_trait};
 
 use crate::computer::workspace::fs::ErrorCode;
 use crate::fs_errors;
@@ -193,15 +192,14 @@ fn format_line(counts: &Counts, cols: &Columns, width: usize, name: Option<&str>
 }
 
 #[async_trait]
-impl bashkit::Builtin for Wc {
-    async fn execute(&self, ctx: BuiltinContext<'_>) -> bashkit::Result<ExecResult> {
+impl Command for Wc {
+    async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
         let (cols, files) = match parse(ctx.args) {
             Ok(parsed) => parsed,
             Err(message) => {
-                return Ok(ExecResult::err(
-                    format!("wc: {message}\nTry 'wc --help' for more information.\n"),
-                    1,
-                ));
+                let text = format!("wc: {message}\nTry 'wc --help' for more information.\n");
+                ctx.stderr.write_all(text.as_bytes()).await?;
+                return Ok(CommandStatus::with_code(1));
             }
         };
         let utf8 = utf8_locale(ctx.env);
@@ -230,8 +228,6 @@ impl bashkit::Builtin for Wc {
         let mut out = String::new();
         let mut err = String::new();
         let mut totals = Counts::default();
-        // stdin is read once: a second `-` sees it empty.
-        let mut stdin = ctx.stdin.map(|s| s.as_bytes());
         for (operand, source) in operands.iter().zip(&sources) {
             let name = named.then_some(operand.as_str());
             let source = match source {
@@ -250,7 +246,12 @@ impl bashkit::Builtin for Wc {
                 ..Counter::default()
             };
             match source {
-                Source::Stdin => counter.feed(stdin.take().unwrap_or_default()),
+                // Read to its end once: a second `-` sees it empty.
+                Source::Stdin => {
+                    while let Some(piece) = ctx.stdin.read_chunk().await? {
+                        counter.feed(&piece);
+                    }
+                }
                 Source::Device(device) => counter.feed(&device.read()),
                 Source::File(path) => {
                     let mut offset = 0;
@@ -283,10 +284,9 @@ impl bashkit::Builtin for Wc {
         if operands.len() > 1 {
             out.push_str(&format_line(&totals, &cols, width, Some("total")));
         }
-        let mut result = ExecResult::ok(out);
-        result.exit_code = i32::from(!err.is_empty());
-        result.stderr = err.into();
-        Ok(result)
+        ctx.stdout.write_all(out.as_bytes()).await?;
+        ctx.stderr.write_all(err.as_bytes()).await?;
+        Ok(CommandStatus::with_code(i32::from(!err.is_empty())))
     }
 }
 
