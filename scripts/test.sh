@@ -11,6 +11,8 @@ if [ -x scripts/build-guests.sh ] && [ -f guests/Cargo.toml ]; then
   ./scripts/build-guests.sh
   echo "== guests: cargo fmt --check, cargo clippy"
   ./scripts/build-guests.sh lint
+  echo "== guests: the shell guest's unit tests, on the host"
+  ./scripts/build-guests.sh test --quiet
 fi
 ./scripts/build-wasi-programs.sh
 # python3 and its standard library, embedded in the binary by computer-builtins.
