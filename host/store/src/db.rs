@@ -44,6 +44,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0011_chunk_crc",
         include_str!("../migrations/0011_chunk_crc.sql"),
     ),
+    (
+        "0012_path_bound",
+        include_str!("../migrations/0012_path_bound.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

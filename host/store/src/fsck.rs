@@ -3,7 +3,8 @@
 //! at a node, every directory is reachable once per entry and never from
 //! below itself), the reference counts of nodes and chunks, each file's
 //! chunk list against its size, every chunk's bytes against its sha256 and CRC-32,
-//! the quota's running total, and SQLite's own `quick_check`.
+//! the quota's running total, the path bound (`path_bound.rs`), and
+//! SQLite's own `quick_check`.
 
 use std::collections::HashMap;
 
@@ -53,6 +54,12 @@ impl Workspace {
             report.nodes = nodes.len() as u64;
             let children = check_entries(c, &nodes, &mut report)?;
             check_reachable(&nodes, &children, &mut report);
+            // Paths mean something only in a whole tree (a cycle has none).
+            if report.problems.is_empty()
+                && let Some(problem) = crate::path_bound::problem(c)?
+            {
+                report.problems.push(problem);
+            }
             let uses = check_files(c, &nodes, &mut report)?;
             check_chunks(c, &uses, &mut report)?;
             Ok(report)

@@ -67,6 +67,7 @@ mod modules;
 mod net;
 mod ops;
 mod path;
+mod path_bound;
 mod quota;
 mod runs;
 mod search;

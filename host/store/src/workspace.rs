@@ -209,15 +209,17 @@ impl Workspace {
     ) -> Result<T> {
         crate::changes::begin();
         crate::quota::begin();
+        crate::path_bound::begin();
         let out = f(conn)?;
         crate::quota::check(conn)?;
         // A durable run's journal rows commit with the mutation they record.
         crate::journal::write_attached(conn, &out)?;
         let (rev, log_on): (i64, bool) = conn
             .prepare_cached(
-                "UPDATE workspace SET rev = rev + 1 WHERE id = 1 RETURNING rev, changes_on",
+                "UPDATE workspace SET rev = rev + 1, path_bound = max(path_bound, ?1) \
+                 WHERE id = 1 RETURNING rev, changes_on",
             )?
-            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            .query_row([crate::path_bound::take()], |r| Ok((r.get(0)?, r.get(1)?)))?;
         crate::changes::commit(conn, rev as u64, log_on)?;
         if self.config.audit {
             let mut rows = std::mem::take(&mut *self.pending_audit());
@@ -472,6 +474,7 @@ pub(crate) fn will_change(
     if target.byte_len() > MAX_PATH {
         return Err(too_long(target, shown));
     }
+    crate::path_bound::raise(target.byte_len());
     let mut stmt = c.prepare_cached("SELECT path FROM readonly_paths")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {

@@ -1,6 +1,6 @@
 //! Rename and copy: both O(1) in the size of the subtree moved or copied.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 
 use crate::clock::now_ns;
 use crate::error::{Errno, FsError, Result};
@@ -49,7 +49,9 @@ impl Workspace {
                 if let Some(existing) = &dst_existing {
                     check_replace(c, src_kind, existing, &dst_shown)?;
                 }
-                check_depth(c, src_chain.id(), &src_canon, &dst_canon, &dst_shown)?;
+                if src_kind == NodeKind::Directory {
+                    check_depth(c, src_chain.id(), &src_canon, &dst_canon, &dst_shown)?;
+                }
                 will_change(c, &src_canon, Touch::Subtree, &src_shown)?;
                 let dst_touch = if dst_existing.is_some() {
                     Touch::Subtree
@@ -131,7 +133,9 @@ impl Workspace {
                 }
                 will_change(c, &dst_canon, Touch::Node, &dst_shown)?;
                 let src_id = src_chain.id();
-                check_depth(c, src_id, &src_canon, &dst_canon, &dst_shown)?;
+                if src_kind == NodeKind::Directory {
+                    check_depth(c, src_id, &src_canon, &dst_canon, &dst_shown)?;
+                }
                 let (mut dp, _, _) = resolve_dest(c, &dst)?;
                 tree::unshare_all(c, &mut dp)?;
                 let (dp, dst_name, dst_existing) = resolve_dest(c, &dst)?;
@@ -198,37 +202,22 @@ fn check_replace(
     }
 }
 
-/// `ENAMETOOLONG` if moving or copying the tree at node `id` from `from` to
+/// `ENAMETOOLONG` if moving or copying the directory at node `id` from `from` to
 /// `to` would give an entry below it a path longer than `MAX_PATH`. Every
 /// stored path already fits, so only a move to a longer prefix can break
-/// the limit, and then only an entry deeper than what the new prefix
-/// leaves: the walk stops descending there, so it costs the part of the
-/// tree within that budget, and nothing for files or shorter prefixes.
+/// the limit; the workspace's path bound decides most of those without a
+/// walk (`path_bound.rs`).
 fn check_depth(c: &Connection, id: i64, from: &WsPath, to: &WsPath, shown: &str) -> Result<()> {
     let (old_len, new_len) = (from.byte_len(), to.byte_len());
     if new_len <= old_len {
         return Ok(());
     }
-    let budget = MAX_PATH.saturating_sub(new_len) as i64;
-    let over: Option<i64> = c
-        .prepare_cached(
-            "WITH RECURSIVE below(id, len) AS ( \
-                 SELECT ?1, 0 \
-                 UNION ALL \
-                 SELECT d.child, below.len + 1 + length(CAST(d.name AS BLOB)) \
-                 FROM dentries d JOIN below ON d.dir = below.id \
-                 WHERE below.len <= ?2 \
-             ) SELECT len FROM below WHERE len > ?2 LIMIT 1",
-        )?
-        .query_row(rusqlite::params![id, budget], |r| r.get(0))
-        .optional()?;
-    match over {
+    match crate::path_bound::check_move(c, id, old_len, new_len)? {
         Some(len) => Err(FsError::custom(
             Errno::ENAMETOOLONG,
             shown,
             format!(
-                "file name too long: {shown} would hold an entry whose path is at least {} bytes, the limit is {MAX_PATH}",
-                new_len as i64 + len
+                "file name too long: {shown} would hold an entry whose path is at least {len} bytes, the limit is {MAX_PATH}"
             ),
         )),
         None => Ok(()),

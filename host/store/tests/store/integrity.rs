@@ -132,6 +132,24 @@ fn fsck_finds_a_directory_inside_itself() {
 }
 
 #[test]
+fn fsck_finds_a_path_bound_below_the_longest_path() {
+    let (_dir, db) = on_disk();
+    assert!(Workspace::open(&db).unwrap().fsck().unwrap().is_clean());
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("UPDATE workspace SET path_bound = 3", [])
+        .unwrap();
+    let report = Workspace::open(&db).unwrap().fsck().unwrap();
+    // "/d/small.txt" is the longest path: 12 bytes.
+    assert_eq!(
+        report.problems,
+        [
+            "path bound: the workspace records 3 bytes as its longest path, but one of 12 bytes is stored"
+        ]
+    );
+}
+
+#[test]
 fn a_chunk_stored_before_crcs_is_checked_by_its_sha256() {
     let (_dir, db) = on_disk();
     // What migration 0011 leaves for older chunks: no CRC.
