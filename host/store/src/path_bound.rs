@@ -81,10 +81,9 @@ pub(crate) fn check_move(
 
 /// The byte length of the longest path below node `id`, relative to it (of
 /// every path, for the root: the walk of migration `0012_path_bound`).
-/// The budget also ends the walk of a damaged tree that has a cycle. The
-/// walk stops descending past `budget` bytes, so it costs the part of the
-/// tree within that, and a result over `budget` means some path is at
-/// least that long.
+/// The walk stops descending past `budget` bytes, so it costs the part of
+/// the tree within that (and ends on a damaged tree with a cycle); a
+/// result over `budget` means some path is at least that long.
 fn deepest(c: &Connection, id: i64, budget: usize) -> Result<usize> {
     let budget = i64::try_from(budget).unwrap_or(i64::MAX);
     let len: i64 = c
