@@ -47,7 +47,11 @@ export CFLAGS_wasm32_wasip2="--sysroot=$SYSROOT"
 # Debian 12's sqlite3 is built with these (PRAGMA compile_options); rusqlite's
 # bundled build adds its own, of which foreign keys on by default is undone at
 # open time (guests/sqlite3/src/db.rs).
-export LIBSQLITE3_FLAGS="-DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_DEFAULT_RECURSIVE_TRIGGERS=1 -DSQLITE_LIKE_DOESNT_MATCH_BLOBS -DSQLITE_SECURE_DELETE -DSQLITE_ENABLE_FTS4 -DSQLITE_MAX_VARIABLE_NUMBER=250000 -DSQLITE_ENABLE_STMTVTAB"
+# USE_PREAD: SQLite writes with pwrite (wasi:filesystem's descriptor.write),
+# which carries the host's exact error; wasi-libc's write(2) goes through a
+# stream and reports every failure as EIO, so a full workspace read "disk I/O
+# error" instead of "database or disk is full".
+export LIBSQLITE3_FLAGS="-DUSE_PREAD -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_DEFAULT_RECURSIVE_TRIGGERS=1 -DSQLITE_LIKE_DOESNT_MATCH_BLOBS -DSQLITE_SECURE_DELETE -DSQLITE_ENABLE_FTS4 -DSQLITE_MAX_VARIABLE_NUMBER=250000 -DSQLITE_ENABLE_STMTVTAB"
 
 # `scripts/build-sqlite3.sh lint`: cargo fmt --check and clippy (wasm32-wasip2,
 # warnings denied) on guests/sqlite3; `scripts/build-sqlite3.sh test`: its unit

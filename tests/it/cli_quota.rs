@@ -54,3 +54,29 @@ fn guests_see_enospc_as_an_error_they_can_catch() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&["exec"], &out));
     assert_eq!(text(&out.stdout), "ENOSPC\n");
 }
+
+#[test]
+fn sqlite3_at_the_quota_says_the_disk_is_full() {
+    let ws = Ws::new();
+    ws.ok(&["quota", "1M"]);
+    let out = ws.exec(
+        &[
+            "--backend",
+            "shell",
+            "sqlite3 /q.db 'create table t(x); insert into t values (randomblob(4000000));'; echo \"rc=$?\"",
+        ],
+        "",
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("database or disk is full"),
+        "{}",
+        describe(&["exec"], &out)
+    );
+    assert!(!stderr.contains("disk I/O error"), "{stderr}");
+    assert!(
+        text(&out.stdout).ends_with("rc=1\n"),
+        "{}",
+        describe(&["exec"], &out)
+    );
+}

@@ -99,7 +99,10 @@ fn no_allow_list_means_no_network() {
         stderr.starts_with(&format!(
             "curl: (7) Failed to connect to 127.0.0.1 port {}",
             s.port
-        )) && stderr.contains("network allow-list (computer net allow 127.0.0.1)"),
+        )) && stderr.contains(&format!(
+            "network allow-list (computer net allow 127.0.0.1:{})",
+            s.port
+        )),
         "{stderr}"
     );
     assert!(s.requests().is_empty(), "nothing reached the server");
@@ -483,4 +486,149 @@ fn net_subcommand() {
     assert_eq!(one_json(&out.stdout)["denied"][0], "api.example.com");
     let doc = one_json(&run(&ws, &["--json", "net", "ls"]).stdout);
     assert_eq!(doc["allowed"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_full_workspace_fails_the_download_with_curls_and_wgets_codes() {
+    if !have_curl() {
+        return;
+    }
+    let s = Server::start();
+    let ws = allowed(&s);
+    run(&ws, &["quota", "1M"]);
+    let url = s.url("/big/4000000");
+    let out = exec(&ws, &format!("curl -sS -o /c.bin {url}; echo \"rc=$?\""));
+    assert_eq!(text(&out.stdout), "rc=23\n", "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("curl: (23)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = exec(
+        &ws,
+        &format!("rm -f /c.bin; wget -q -O /w.bin {url}; echo \"rc=$?\""),
+    );
+    assert_eq!(text(&out.stdout), "rc=3\n", "{}", text(&out.stderr));
+    // Whatever was stored is a prefix of the body: nothing reported
+    // written is missing, nothing unwritten is there.
+    let got = run(&ws, &["fs", "read", "/w.bin"]).stdout;
+    assert!(got.len() <= 1 << 20);
+    assert!(
+        got.iter()
+            .enumerate()
+            .all(|(i, b)| *b == server::big_byte(i))
+    );
+}
+
+#[test]
+fn credentials_do_not_follow_a_redirect_to_another_port() {
+    if !have_curl() {
+        return;
+    }
+    let a = Server::start();
+    let b = Server::start();
+    let ws = allowed(&a);
+    allow(&ws, &format!("127.0.0.1:{}", b.port));
+    let to_b = a.url(&format!("/redirect?to={}", b.url("/echo")));
+    let to_a = a.url("/redirect?to=/echo");
+    let creds = [
+        "curl -sL -u me:pw -H 'Cookie: c=1'",
+        "curl -sL -H 'Authorization: Bearer x' -H 'Cookie: c=1'",
+        "wget -qO- --header 'Authorization: Bearer x' --header 'Cookie: c=1'",
+    ];
+    for (i, client) in creds.iter().enumerate() {
+        // The same origin keeps them...
+        exec_ok(&ws, &format!("{client} '{to_a}' >/dev/null"));
+        let seen = a.requests();
+        let last = seen.last().expect("a request");
+        assert_eq!(last.path, "/echo", "{client}");
+        assert!(last.header("authorization").is_some(), "{client}");
+        assert_eq!(last.header("cookie"), Some("c=1"), "{client}");
+        // ...another port of the same host does not get them.
+        exec_ok(&ws, &format!("{client} '{to_b}' >/dev/null"));
+        let seen = b.requests();
+        assert_eq!(seen.len(), i + 1, "{client}");
+        assert_eq!(seen[i].header("authorization"), None, "{client}");
+        assert_eq!(seen[i].header("cookie"), None, "{client}");
+    }
+    // The oracle: curl 7.88 does the same.
+    let native = std::process::Command::new("curl")
+        .args([
+            "-sL",
+            "-u",
+            "me:pw",
+            "-H",
+            "Cookie: c=1",
+            "-o",
+            "/dev/null",
+            &to_b,
+        ])
+        .status();
+    if native.is_ok_and(|s| s.success()) {
+        let seen = b.requests();
+        let last = seen.last().expect("native curl reached b");
+        assert_eq!(last.header("authorization"), None);
+        assert_eq!(last.header("cookie"), None);
+    }
+}
+
+#[test]
+fn query_values_and_unlisted_headers_never_reach_the_database() {
+    if !have_curl() {
+        return;
+    }
+    let s = Server::start();
+    let ws = allowed(&s);
+    // The secret is made by the script, so its text is nowhere in the
+    // script (which the run's record keeps).
+    let script = format!(
+        "K=sek$(echo rit); \
+         curl -s -H \"Ocp-Apim-Subscription-Key: $K-1\" -H \"X-Functions-Key: $K-2\" \
+           -H \"X-Whatever: $K-3\" \"{}?access_token=$K-4&api_key=$K-5\" >/dev/null; \
+         curl -s \"http://127.0.0.1:1/nope?token=$K-6\"; \
+         wget -q -O /dev/null --header \"X-Custom-Key: $K-7\" \"{}?sig=$K-8\"; true",
+        s.url("/hello"),
+        s.url("/hello")
+    );
+    exec_ok(&ws, &script);
+    assert!(
+        s.requests()
+            .iter()
+            .any(|r| r.header("x-whatever") == Some("sekrit-3")),
+        "the secret did reach the server"
+    );
+    let out = run(&ws, &["--json", "audit"]);
+    let all = text(&out.stdout);
+    assert!(all.contains("access_token=[redacted]"), "{all}");
+    assert!(all.contains("denied"), "{all}");
+    let mut raw = std::fs::read(ws.db()).unwrap();
+    if let Ok(wal) = std::fs::read(format!("{}-wal", ws.db().display())) {
+        raw.extend_from_slice(&wal);
+    }
+    let found = raw.windows(6).filter(|w| *w == b"sekrit").count();
+    assert_eq!(found, 0, "a secret is in the workspace file's bytes");
+}
+
+#[test]
+fn a_wildcard_does_not_reach_loopback_but_a_named_address_does() {
+    if !have_curl() {
+        return;
+    }
+    let s = Server::start();
+    let ws = Ws::new();
+    allow(&ws, "*");
+    for url in [
+        s.url("/hello"),
+        format!("http://localhost:{}/hello", s.port),
+    ] {
+        let out = exec(&ws, &format!("curl -sS {url}; echo \"rc=$?\""));
+        assert_eq!(text(&out.stdout), "rc=7\n", "{url}: {}", text(&out.stderr));
+    }
+    assert!(s.requests().is_empty(), "`*` reached the host's own port");
+    allow(&ws, &format!("127.0.0.1:{}", s.port));
+    assert_eq!(
+        exec_ok(&ws, &format!("curl -s {}", s.url("/hello"))),
+        "hello\n"
+    );
+    assert_eq!(s.requests().len(), 1);
 }

@@ -33,6 +33,7 @@ mod embed_example;
 mod first_hour;
 mod git_corpus;
 mod git_durable;
+mod hardening;
 mod js_cases;
 mod js_fetch;
 mod mcp_sdk_session;

@@ -49,7 +49,7 @@ pub fn from_http(e: &ErrorCode, d: &Dest) -> CurlError {
         ErrorCode::HttpRequestDenied => CurlError::new(
             COULDNT_CONNECT,
             format!(
-                "Failed to connect to {host} port {port} after {ms} ms: host not in the workspace's network allow-list (computer net allow {host})"
+                "Failed to connect to {host} port {port} after {ms} ms: host not in the workspace's network allow-list (computer net allow {host}:{port})"
             ),
         ),
         ErrorCode::DnsError(_) | ErrorCode::DestinationNotFound => CurlError::new(

@@ -84,9 +84,11 @@ impl Sink {
                 if file.is_none() {
                     *file = Some(Self::open(path, *create_dirs)?);
                 }
+                // A sync, not a flush: the workspace stores what is written
+                // at a sync or close, and a close cannot report a failure.
                 file.as_mut()
                     .expect("opened above")
-                    .flush()
+                    .sync_data()
                     .map_err(|_| write_failed())
             }
         }

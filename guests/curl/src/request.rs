@@ -13,9 +13,22 @@ pub struct Plan {
     pub method: String,
     pub url: Url,
     pub body: Option<Vec<u8>>,
-    /// Whether `-u`/`Authorization` still go along (not to another host).
+    /// Whether `-u`, `Authorization` and `Cookie` still go along: only to
+    /// the first URL's scheme, host and port (curl 7.83 on; a redirect to
+    /// another port of the same host does not get them).
     pub send_auth: bool,
-    pub first_host: String,
+    pub first_origin: Origin,
+}
+
+/// A URL's scheme, host and port (the default port spelled out).
+pub type Origin = (String, String, Option<u16>);
+
+pub fn origin(url: &Url) -> Origin {
+    (
+        url.scheme().to_owned(),
+        url.host_str().unwrap_or_default().to_ascii_lowercase(),
+        url.port_or_known_default(),
+    )
 }
 
 /// curl's URL rules: no scheme means `http://`; only http and https here.
@@ -108,7 +121,7 @@ pub fn first(cfg: &Config, raw: &str) -> Result<Plan, CurlError> {
     };
     Ok(Plan {
         method,
-        first_host: url.host_str().unwrap_or_default().to_owned(),
+        first_origin: origin(&url),
         url,
         body,
         send_auth: true,
@@ -117,7 +130,7 @@ pub fn first(cfg: &Config, raw: &str) -> Result<Plan, CurlError> {
 
 /// The next hop after a `status` redirect to `location`, as curl -L does:
 /// 301/302/303 turn a POST into a GET without a body (303 anything but
-/// HEAD), and credentials go only to the first host.
+/// HEAD), and credentials go only to the first origin.
 pub fn redirect(cfg: &Config, plan: &Plan, status: u16, location: &str) -> Result<Plan, CurlError> {
     let url = plan.url.join(location).map_err(|_| {
         CurlError::new(
@@ -136,7 +149,7 @@ pub fn redirect(cfg: &Config, plan: &Plan, status: u16, location: &str) -> Resul
         next.method = "GET".to_owned();
         next.body = None;
     }
-    next.send_auth = url.host_str() == Some(plan.first_host.as_str());
+    next.send_auth = origin(&url) == plan.first_origin;
     next.url = url;
     Ok(next)
 }

@@ -132,7 +132,12 @@ fn log(o: &Opts, text: &str) {
     }
 }
 
-fn headers(o: &Opts, body: Option<&[u8]>) -> Vec<(String, Vec<u8>)> {
+/// `send_auth`: whether `Authorization` and `Cookie` from `--header` go
+/// along. Only to the first URL's origin: Wget 1.21.3 itself sends them
+/// after a redirect to any host or port (checked against /usr/bin/wget),
+/// which hands an agent's credentials to whoever the server names; the
+/// sandbox drops them there, as curl does.
+fn headers(o: &Opts, body: Option<&[u8]>, send_auth: bool) -> Vec<(String, Vec<u8>)> {
     let ua = o
         .user_agent
         .clone()
@@ -150,6 +155,10 @@ fn headers(o: &Opts, body: Option<&[u8]>) -> Vec<(String, Vec<u8>)> {
     }
     for line in &o.headers {
         if let Some((n, v)) = line.split_once(':') {
+            let n_lower = n.trim().to_ascii_lowercase();
+            if !send_auth && matches!(n_lower.as_str(), "authorization" | "cookie") {
+                continue;
+            }
             h.retain(|(name, _)| !name.eq_ignore_ascii_case(n.trim()));
             h.push((n.trim().to_owned(), v.trim().as_bytes().to_vec()));
         }
@@ -182,11 +191,12 @@ fn request(o: &Opts, mut url: Url) -> Result<(Url, Response), i32> {
         .clone()
         .unwrap_or_else(|| if o.post.is_some() { "POST" } else { "GET" }.to_owned());
     let mut body = o.post.clone();
+    let first = crate::request::origin(&url);
     for _ in 0..=MAX_REDIRECTS {
         let host = url.host_str().unwrap_or_default().to_owned();
         let port = url.port_or_known_default().unwrap_or(80);
         log(o, &format!("Connecting to {host}:{port}... "));
-        let h = headers(o, body.as_deref());
+        let h = headers(o, body.as_deref(), crate::request::origin(&url) == first);
         let r = http::Request {
             method: &method,
             url: &url,
@@ -200,7 +210,7 @@ fn request(o: &Opts, mut url: Url) -> Result<(Url, Response), i32> {
             Err(e) => {
                 let why = match e {
                     crate::wasi::http::types::ErrorCode::HttpRequestDenied => format!(
-                        "host not in the workspace's network allow-list (computer net allow {host})"
+                        "host not in the workspace's network allow-list (computer net allow {host}:{port})"
                     ),
                     crate::wasi::http::types::ErrorCode::ConnectionRefused => {
                         "Connection refused".to_owned()

@@ -309,9 +309,13 @@ pub(crate) fn truncate(
     mtime_ns: i64,
 ) -> Result<()> {
     if new_size > old_size {
-        let zeros = vec![0u8; (new_size - old_size) as usize];
-        append(conn, node, old_size, &zeros, mtime_ns)?;
-        return Ok(());
+        // Zero chunks shared, not a buffer of the new size's zeros.
+        let grow = Patch {
+            size: new_size,
+            keep: old_size,
+            pages: &[],
+        };
+        return patch(conn, node, old_size, &grow, mtime_ns);
     }
     let mut ids = chunk_list(conn, node)?;
     let keep_full = (new_size / CHUNK_SIZE as u64) as usize;
@@ -449,4 +453,81 @@ pub(crate) fn for_each_chunk(
         with_chunk(&mut stmt, id, sink)?;
     }
     Ok(())
+}
+
+/// Changes a node of `old_size` bytes in place, chunk by chunk: its new
+/// size is `new_size`; chunk `i` of `pages` holds the bytes from the
+/// chunk's start (zeros follow it up to the chunk's end or the file's);
+/// every other chunk keeps the stored bytes below `keep` and is zeros from
+/// `keep` on. Only the chunks that changed are hashed and stored, and a
+/// zero region costs one shared chunk, so a program that seeks far and
+/// writes a byte, or sets a large size, stores no more than that byte and
+/// allocates at most a chunk.
+pub(crate) fn patch(
+    conn: &Connection,
+    node: i64,
+    old_size: u64,
+    change: &Patch<'_>,
+    mtime_ns: i64,
+) -> Result<()> {
+    let old = chunk_list(conn, node)?;
+    let chunk = CHUNK_SIZE as u64;
+    let count = change.size.div_ceil(chunk);
+    let mut ids = Vec::with_capacity(count as usize);
+    let mut zeros: Option<(usize, i64)> = None;
+    let mut reused = Vec::new();
+    let mut pages = change.pages.iter().peekable();
+    for i in 0..count {
+        let start = i * chunk;
+        let want = (change.size - start).min(chunk) as usize;
+        while pages.peek().is_some_and(|(p, _)| *p < i) {
+            pages.next();
+        }
+        if let Some((_, page)) = pages.next_if(|(p, _)| *p == i) {
+            let mut data = page[..page.len().min(want)].to_vec();
+            data.resize(want, 0);
+            ids.push(put_chunk(conn, &data)?);
+            continue;
+        }
+        let stored = old
+            .get(i as usize)
+            .map_or(0, |_| old_size.saturating_sub(start).min(chunk) as usize);
+        let valid =
+            (change.keep.min(old_size).saturating_sub(start).min(chunk) as usize).min(stored);
+        if valid == 0 {
+            // One zero chunk of each length serves every sparse chunk.
+            let id = match zeros {
+                Some((len, id)) if len == want => {
+                    retain_chunks(conn, &[id])?;
+                    id
+                }
+                _ => put_chunk(conn, &vec![0u8; want])?,
+            };
+            zeros = Some((want, id));
+            ids.push(id);
+        } else if valid == want && stored == want {
+            reused.push(old[i as usize]);
+            ids.push(old[i as usize]);
+        } else {
+            let mut data = chunk_data(conn, old[i as usize])?;
+            data.truncate(valid);
+            data.resize(want, 0);
+            ids.push(put_chunk(conn, &data)?);
+        }
+    }
+    // New references first, so a chunk kept in place is never freed.
+    retain_chunks(conn, &reused)?;
+    store_list(conn, node, &ids, change.size, mtime_ns)?;
+    release_chunks(conn, &old)
+}
+
+/// What [`patch`] changes: see there.
+#[derive(Debug, Clone, Copy)]
+pub struct Patch<'a> {
+    /// The file's new size.
+    pub size: u64,
+    /// Stored bytes below this offset that no page covers are kept.
+    pub keep: u64,
+    /// Changed chunks, by chunk index, in increasing order.
+    pub pages: &'a [(u64, &'a [u8])],
 }

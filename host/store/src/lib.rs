@@ -84,7 +84,7 @@ pub use audit_log::{Audit, AuditQuery, AuditRecord, ToolCall, ToolCallRecord};
 pub use changes::{CHANGES_KEPT, Change, Changes};
 pub use clock::now_ns;
 pub use commands::{CommandInfo, Commands, NewCommand, validate_command_name};
-pub use content::{CHUNK_SIZE, ChunkPiece};
+pub use content::{CHUNK_SIZE, ChunkPiece, Patch};
 pub use db::Durability;
 pub use error::{Errno, FsError, Result};
 pub use fsck::FsckReport;
@@ -93,7 +93,7 @@ pub use interrupts::{Interrupt, Interrupts};
 pub use journal::{Journal, JournalEntry, ResultEncoder};
 pub use location::OpenMode;
 pub use modules::{ModuleRecord, Modules, NewModule, validate_module_name};
-pub use net::{AllowList, Entry as NetEntry, Net, NetRule};
+pub use net::{AllowList, Entry as NetEntry, Net, NetRule, is_internal, is_internal_host};
 pub use path::{MAX_NAME, MAX_PATH, WsPath};
 pub use quota::{DEFAULT_QUOTA, Quota};
 pub use runs::{

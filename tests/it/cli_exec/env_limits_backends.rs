@@ -237,3 +237,32 @@ fn a_registered_guest_runs_as_its_backend() {
     let runs = ws.json(&["runs"]);
     assert_eq!(runs["runs"][0]["backend"], "myjs", "{runs}");
 }
+
+#[test]
+fn kept_output_never_follows_an_agents_symlink() {
+    let ws = Ws::new();
+    ws.ok(&["fs", "mkdir", "-p", "/victim"]);
+    for i in 0..25 {
+        ws.put(&format!("/victim/f{i:02}"), "mine");
+    }
+    ws.ok(&["fs", "mkdir", "-p", "/.computer"]);
+    let linked = ws.exec(
+        &["--backend", "shell", "ln -s /victim /.computer/output"],
+        "",
+    );
+    assert_eq!(linked.status.code(), Some(0), "{}", shown(&[], &linked));
+    let line = "x".repeat(1023);
+    let source = format!("const l = {line:?}; for (let i = 0; i < 2 * 1024; i++) console.log(l);");
+    let out = ws.exec(&["--id", "flood-link", &source], "");
+    assert_eq!(out.status.code(), Some(0), "{}", shown(&[], &out));
+    let got = text(&out.stdout);
+    assert!(
+        got.contains("the whole stream could not be kept: /.computer/output is a symlink"),
+        "{}",
+        &got[got.len().saturating_sub(300)..]
+    );
+    let mut names = ws.names("/victim");
+    names.sort();
+    let want: Vec<String> = (0..25).map(|i| format!("f{i:02}")).collect();
+    assert_eq!(names, want, "the host pruned or wrote through the link");
+}

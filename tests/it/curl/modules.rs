@@ -65,4 +65,17 @@ fn module_http_follows_the_workspace_list() {
         describe(&["respond"], &out)
     );
     assert_eq!(s.requests().len(), 1);
+    // Each request left its `http` row, the denied one and the one sent.
+    let out = run(&ws, &["--json", "audit"]);
+    let doc = one_json(&out.stdout);
+    let outcomes: Vec<String> = doc["audit"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|r| r["operation"] == "http")
+                .map(|r| r["outcome"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(outcomes, ["denied", "ok"], "{doc}");
 }

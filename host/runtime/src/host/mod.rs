@@ -2,4 +2,5 @@ pub(crate) mod commands;
 pub(crate) mod error;
 pub(crate) mod fs;
 pub(crate) mod modules;
+pub(crate) mod poll;
 pub mod wasi_fs;

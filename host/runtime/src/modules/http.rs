@@ -11,7 +11,7 @@ use std::time::Instant;
 use computer_store::{AllowList, Workspace};
 use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks};
 
-use crate::net::{SendFuture, Target, clamp_options};
+use crate::net::{RequestRecord, SendFuture, Target, audited, clamp_options};
 
 /// The `wasi:http` hooks of one module call: the allow-lists and the call's
 /// deadline.
@@ -25,18 +25,16 @@ pub(crate) struct HttpPolicy {
 }
 
 impl HttpPolicy {
-    fn allows(&self, target: &Target) -> bool {
-        if self.allow.allows(&target.host, target.port) {
-            return true;
-        }
+    /// The module's list with the workspace's: what a request is judged by.
+    fn list(&self) -> AllowList {
         let Some(ws) = &self.workspace else {
-            return false;
+            return (*self.allow).clone();
         };
         match ws.net().allow_list() {
-            Ok(list) => list.allows(&target.host, target.port),
+            Ok(list) => self.allow.union(&list),
             Err(e) => {
                 tracing::warn!("cannot read the workspace's network allow-list: {e}");
-                false
+                (*self.allow).clone()
             }
         }
     }
@@ -50,20 +48,49 @@ impl WasiHttpHooks for HttpPolicy {
         fut: Box<dyn Future<Output = Result<(), HttpError>> + Send>,
     ) -> SendFuture {
         let target = Target::of(request.uri());
-        if !self.allows(&target) {
-            tracing::warn!(
-                module = %self.module,
-                "denied HTTP request to {}:{}: not in the module's allowed hosts nor the workspace's",
-                target.host, target.port
+        // Every request a module makes gets its `http` row, as a command's
+        // does, in the calling run's workspace (a module called with none
+        // has nowhere to write one).
+        let record = self
+            .workspace
+            .as_ref()
+            .map(|ws| RequestRecord::of(ws.clone(), &request));
+        let list = self.list();
+        if !list.allows(&target.host, target.port) {
+            let why = format!(
+                "{}:{} is in neither {}'s allowed hosts nor the workspace's allow-list",
+                target.host, target.port, self.module
             );
+            tracing::warn!(module = %self.module, "denied HTTP request: {why}");
+            if let Some(r) = &record {
+                r.write(None, 0, "denied", Some(&why));
+            }
             return Box::new(async { Err(HttpError::HttpRequestDenied) });
         }
-        tracing::debug!(module = %self.module, method = %request.method(), uri = %request.uri(), "HTTP request");
         let options = match clamp_options(options, self.deadline) {
             Ok(o) => o,
-            Err(e) => return Box::new(async { Err(e) }),
+            Err(e) => {
+                if let Some(r) = &record {
+                    r.write(None, 0, "timeout", Some("the call's time is up"));
+                }
+                return Box::new(async { Err(e) });
+            }
         };
         // The crate's default sender (hyper over tokio, rustls for https).
-        wasmtime_wasi_http::default_hooks().send_request(request, Some(options), fut)
+        let sent = wasmtime_wasi_http::default_hooks().send_request(request, Some(options), fut);
+        let module = self.module.clone();
+        Box::new(async move {
+            if let Some(why) = target.resolves_inside(&list).await {
+                tracing::warn!(module = %module, "denied HTTP request: {why}");
+                if let Some(r) = &record {
+                    r.write(None, 0, "denied", Some(&why));
+                }
+                return Err(HttpError::HttpRequestDenied);
+            }
+            match record {
+                Some(r) => Box::into_pin(audited(r, sent)).await,
+                None => Box::into_pin(sent).await,
+            }
+        })
     }
 }

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use computer_store::Workspace;
+use computer_store::{AllowList, Workspace};
 use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks};
 
-use super::audit::{CountingBody, RequestRecord, redacted_headers, redacted_url};
+use super::audit::{RequestRecord, audited};
 use super::policy::{SendFuture, Target, clamp_options};
 use crate::durable::journal::SharedJournal;
 
@@ -56,33 +56,19 @@ pub(crate) struct CommandHttp {
 }
 
 impl CommandHttp {
-    fn record(&self, request: &http::Request<WasiBody>) -> RequestRecord {
-        let request_bytes = request
-            .headers()
-            .get(http::header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok()?.parse().ok());
-        RequestRecord {
-            workspace: self.workspace.clone(),
-            actor: computer_store::current_actor(),
-            method: request.method().to_string(),
-            url: redacted_url(request.uri()),
-            headers: redacted_headers(request.headers()),
-            request_bytes,
-            started: Instant::now(),
-        }
-    }
-
-    /// Whether the workspace allows `target`; a store error denies.
-    fn allowed(&self, target: &Target) -> Result<(), String> {
+    /// The workspace's list, if it allows `target`; a store error denies.
+    /// The hint names the port too: allowing the bare host would open
+    /// every port of it.
+    fn allowed(&self, target: &Target) -> Result<AllowList, String> {
         match self.workspace.net().allow_list() {
-            Ok(list) if list.allows(&target.host, target.port) => Ok(()),
+            Ok(list) if list.allows(&target.host, target.port) => Ok(list),
             Ok(list) if list.is_empty() => Err(format!(
-                "the workspace allows no network; allow the host with: computer net allow {}",
-                target.host
+                "the workspace allows no network; allow the host with: computer net allow {}:{}",
+                target.host, target.port
             )),
             Ok(_) => Err(format!(
-                "{}:{} is not in the workspace's network allow-list (computer net allow {})",
-                target.host, target.port, target.host
+                "{}:{} is not in the workspace's network allow-list (computer net allow {}:{})",
+                target.host, target.port, target.host, target.port
             )),
             Err(e) => Err(format!("cannot read the network allow-list: {e}")),
         }
@@ -96,19 +82,19 @@ impl WasiHttpHooks for CommandHttp {
         options: Option<RequestOptions>,
         fut: Box<dyn Future<Output = Result<(), HttpError>> + Send>,
     ) -> SendFuture {
-        let record = self.record(&request);
+        let record = RequestRecord::of(self.workspace.clone(), &request);
         let target = Target::of(request.uri());
+        let full_url = request.uri().to_string();
         if let Some(j) = &self.journal
-            && let Err(why) = super::journal::step(j, &record.method, &record.url)
+            && let Err(why) = super::journal::step(j, &record.method, &record.url, &full_url)
         {
             record.write(None, 0, "error", Some(&why));
             return Box::new(async move { Err(HttpError::InternalError(Some(why))) });
         }
-        if let Err(why) = self.allowed(&target) {
-            tracing::info!(url = %record.url, "denied HTTP request: {why}");
-            record.write(None, 0, "denied", Some(&why));
-            return Box::new(async { Err(HttpError::HttpRequestDenied) });
-        }
+        let list = match self.allowed(&target) {
+            Ok(list) => list,
+            Err(why) => return denied(record, why),
+        };
         let options = match clamp_options(options, self.deadline) {
             Ok(o) => o,
             Err(e) => {
@@ -119,17 +105,17 @@ impl WasiHttpHooks for CommandHttp {
         // The crate's default sender (hyper over tokio, rustls for https).
         let sent = wasmtime_wasi_http::default_hooks().send_request(request, Some(options), fut);
         Box::new(async move {
-            match Box::into_pin(sent).await {
-                Ok((response, io)) => {
-                    let status = response.status().as_u16();
-                    let response = response.map(|body| CountingBody::wrap(body, record, status));
-                    Ok((response, io))
-                }
-                Err(e) => {
-                    record.write(None, 0, "error", Some(&e.to_string()));
-                    Err(e)
-                }
+            if let Some(why) = target.resolves_inside(&list).await {
+                return Box::into_pin(denied(record, why)).await;
             }
+            Box::into_pin(audited(record, sent)).await
         })
     }
+}
+
+/// Refuses a request, with its audit row.
+pub(crate) fn denied(record: RequestRecord, why: String) -> SendFuture {
+    tracing::info!(url = %record.url, "denied HTTP request: {why}");
+    record.write(None, 0, "denied", Some(&why));
+    Box::new(async { Err(HttpError::HttpRequestDenied) })
 }

@@ -20,10 +20,12 @@ fn idempotent(method: &str) -> bool {
 }
 
 /// Records the request `method url` (or finds it recorded); `Err` says why
-/// it must not be sent.
-pub(crate) fn step(j: &SharedJournal, method: &str, url: &str) -> Result<(), String> {
-    let name = format!("{method} {url}");
-    let hash = journal::args_hash(&[method.as_bytes(), url.as_bytes()]);
+/// it must not be sent. The row shows `shown` (the URL with its secrets
+/// redacted) and matches on a digest of `full`, so a replay that sends
+/// another query string diverges even though both look alike.
+pub(crate) fn step(j: &SharedJournal, method: &str, shown: &str, full: &str) -> Result<(), String> {
+    let name = format!("{method} {shown}");
+    let hash = journal::args_hash(&[method.as_bytes(), full.as_bytes()]);
     let mut jl = journal::lock(j);
     let status = match jl.step(EntryKind::Http, &name, hash) {
         Ok(Step::Fresh(seq)) => {

@@ -12,5 +12,6 @@ mod commands;
 mod journal;
 mod policy;
 
+pub(crate) use audit::{RequestRecord, audited};
 pub(crate) use commands::RunHttp;
 pub(crate) use policy::{SendFuture, Target, clamp_options};

@@ -1,7 +1,10 @@
 //! What every outgoing request is checked against: where it goes and how
 //! long it may take.
 
+use std::net::IpAddr;
 use std::time::{Duration, Instant};
+
+use computer_store::{AllowList, is_internal, is_internal_host};
 
 use http::Uri;
 use http::uri::Scheme;
@@ -35,6 +38,40 @@ impl Target {
             host: uri.host().unwrap_or("").to_owned(),
             port: uri.port_u16().unwrap_or(if https { 443 } else { 80 }),
         }
+    }
+}
+
+impl Target {
+    /// Why a request to this target must not go out although the list
+    /// allows its name: the name resolves to an internal address (the
+    /// host's own ports, its private network) that no entry names. A
+    /// public-looking name can point anywhere; only an entry that names
+    /// the address (or `localhost`) opens those. A failed lookup is left
+    /// to the request itself, which fails the same way.
+    ///
+    /// The sender resolves the name again when it connects, so a name
+    /// whose answer changes between the two lookups is not caught.
+    pub(crate) async fn resolves_inside(&self, list: &AllowList) -> Option<String> {
+        let bare = self.host.trim_start_matches('[').trim_end_matches(']');
+        if bare.parse::<IpAddr>().is_ok() || is_internal_host(&self.host) {
+            // Addresses and localhost were judged by the list itself.
+            return None;
+        }
+        let addrs = tokio::net::lookup_host((bare, self.port)).await.ok()?;
+        for addr in addrs {
+            let ip = addr.ip();
+            let shown = match ip {
+                IpAddr::V6(v6) => format!("[{v6}]"),
+                IpAddr::V4(v4) => v4.to_string(),
+            };
+            if is_internal(ip) && !list.names(&shown, self.port) {
+                return Some(format!(
+                    "{} resolves to {ip}, an internal address the allow-list does not name; allow the address itself with: computer net allow {shown}:{}",
+                    self.host, self.port
+                ));
+            }
+        }
+        None
     }
 }
 

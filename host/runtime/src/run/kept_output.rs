@@ -90,6 +90,12 @@ impl KeptOutput {
             return;
         }
         let piece = std::mem::take(&mut self.buf);
+        if self.stored == 0
+            && let Err(e) = own_place(&self.ws, &self.path)
+        {
+            self.error = Some(e);
+            return;
+        }
         let written = if self.stored == 0 {
             prune(&self.ws);
             let opts = WriteOptions {
@@ -104,6 +110,42 @@ impl KeptOutput {
             Ok(()) => self.stored += piece.len() as u64,
             Err(e) => self.error = Some(e.to_string()),
         }
+    }
+}
+
+/// Refuses to keep a stream where the agent put a symlink or a file: the
+/// host must not write, nor prune, wherever an agent-made
+/// `/.computer/output -> /victim` points. Missing directories are made by
+/// the write itself.
+fn own_place(ws: &Workspace, file: &str) -> Result<(), String> {
+    use computer_store::{Errno, NodeKind};
+    let places = [
+        ("/.computer", NodeKind::Directory),
+        (KEPT_OUTPUT_DIR, NodeKind::Directory),
+        (file, NodeKind::File),
+    ];
+    for (path, want) in places {
+        match ws.lstat(path) {
+            Ok(st) if st.kind == want => {}
+            Ok(st) => {
+                return Err(format!(
+                    "{path} is a {}, not the {} the host made; remove it to keep long output",
+                    kind_name(st.kind),
+                    kind_name(want)
+                ));
+            }
+            Err(e) if e.code == Errno::ENOENT => return Ok(()),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Ok(())
+}
+
+fn kind_name(kind: computer_store::NodeKind) -> &'static str {
+    match kind {
+        computer_store::NodeKind::File => "file",
+        computer_store::NodeKind::Directory => "directory",
+        computer_store::NodeKind::Symlink => "symlink",
     }
 }
 

@@ -206,6 +206,37 @@ fn mounts_are_read_only_host_dirs_or_bytes() {
 }
 
 #[test]
+fn a_mounts_fifo_is_refused_at_once() {
+    let ws = ws();
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let host = Mount {
+        guest_path: "/mnt/host".into(),
+        source: MountSource::HostDir(dir.path().to_path_buf()),
+    };
+    // On a thread: before the fix the host waited for a writer forever.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let probe_ws = ws.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(run_with(
+            &probe_ws,
+            &["special", "/mnt/host/pipe"],
+            vec![host],
+        ));
+    });
+    let r = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("opening a mount's FIFO hung the host");
+    assert_eq!(r.exit_code, 0, "{} {}", s(&r.stdout), s(&r.stderr));
+    assert!(s(&r.stdout).starts_with("refused: "), "{}", s(&r.stdout));
+}
+
+#[test]
 fn stdin_reaches_the_command() {
     let ws = ws();
     let options = CommandOptions {

@@ -63,14 +63,17 @@ impl AllowList {
     }
 
     /// Whether a request to `host` (as in a URI: IPv6 in brackets) on
-    /// `port` is allowed.
+    /// `port` is allowed. A wildcard never reaches an internal host (see
+    /// [`is_internal_host`]): only an entry that names it does.
     pub fn allows(&self, host: &str, port: u16) -> bool {
         let host = host.to_ascii_lowercase();
+        let internal = is_internal_host(&host);
         self.0.iter().any(|e| {
             let host_ok = if e.host == "*" {
-                true
+                !internal
             } else if let Some(suffix) = e.host.strip_prefix("*.") {
-                host.len() > suffix.len() + 1
+                !internal
+                    && host.len() > suffix.len() + 1
                     && host.ends_with(suffix)
                     && host.as_bytes()[host.len() - suffix.len() - 1] == b'.'
             } else {
@@ -78,6 +81,57 @@ impl AllowList {
             };
             host_ok && e.port.is_none_or(|p| p == port)
         })
+    }
+
+    /// Whether an entry names `host` itself (no wildcard) for `port`: what
+    /// lets a name that resolves to an internal address reach it.
+    pub fn names(&self, host: &str, port: u16) -> bool {
+        let host = host.to_ascii_lowercase();
+        self.0
+            .iter()
+            .any(|e| e.host == host && e.port.is_none_or(|p| p == port))
+    }
+}
+
+/// Whether `host` (as in a URI: IPv6 in brackets) is this machine or its
+/// private network: `localhost` and its subdomains, and addresses that are
+/// loopback, private (RFC 1918, unique-local), link-local, shared (CGNAT)
+/// or unspecified. A wildcard entry does not reach them.
+pub fn is_internal_host(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    let bare = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(&host);
+    bare.parse::<std::net::IpAddr>().is_ok_and(is_internal)
+}
+
+/// See [`is_internal_host`].
+pub fn is_internal(ip: std::net::IpAddr) -> bool {
+    use std::net::IpAddr;
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || (a == 100 && (64..128).contains(&b))
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_internal(IpAddr::V4(v4));
+            }
+            let first = v6.segments()[0];
+            v6.is_loopback()
+                || v6.is_unspecified()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80
+        }
     }
 }
 
@@ -167,6 +221,38 @@ mod tests {
         assert!(!l.allows("github.com", 443));
         assert!(list(&["*"]).allows("anything.test", 1));
         assert!(!AllowList::default().allows("localhost", 80));
+    }
+
+    #[test]
+    fn wildcards_do_not_reach_internal_hosts() {
+        let star = list(&["*"]);
+        for host in [
+            "127.0.0.1",
+            "127.1.2.3",
+            "localhost",
+            "api.localhost",
+            "10.0.0.8",
+            "172.16.5.5",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "[::1]",
+            "[fe80::1]",
+            "[fd00::5]",
+            "[::ffff:127.0.0.1]",
+        ] {
+            assert!(!star.allows(host, 80), "{host}");
+            assert!(list(&[host]).allows(host, 80), "named: {host}");
+        }
+        assert!(star.allows("8.8.8.8", 53));
+        assert!(star.allows("[2001:db8::1]", 443));
+        assert!(!list(&["*.localhost"]).allows("api.localhost", 80));
+        let named = list(&["127.0.0.1:8080", "*"]);
+        assert!(named.allows("127.0.0.1", 8080));
+        assert!(!named.allows("127.0.0.1", 8081));
+        assert!(named.names("127.0.0.1", 8080) && !named.names("127.0.0.1", 1));
+        assert!(!named.names("example.com", 80));
     }
 
     #[test]

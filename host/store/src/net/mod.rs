@@ -5,7 +5,7 @@
 
 mod allow_list;
 
-pub use allow_list::{AllowList, Entry};
+pub use allow_list::{AllowList, Entry, is_internal, is_internal_host};
 
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;

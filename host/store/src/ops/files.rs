@@ -5,7 +5,7 @@ use std::io::Read;
 use rusqlite::Connection;
 
 use crate::clock::now_ns;
-use crate::content::{self, ChunkPiece};
+use crate::content::{self, ChunkPiece, Patch};
 use crate::error::{Errno, FsError, Result};
 use crate::path::WsPath;
 use crate::tree::{self, Chain, Lookup, NodeKind};
@@ -282,6 +282,34 @@ impl Workspace {
                 })
             },
         )
+    }
+
+    /// Changes a file in place, chunk by chunk (see [`Patch`]): what an
+    /// open file's descriptor commits, without the whole file in memory.
+    pub fn patch(&self, path: &str, change: &Patch<'_>) -> Result<()> {
+        let bytes: usize = change.pages.iter().map(|(_, p)| p.len()).sum();
+        self.audited(
+            "patch",
+            path,
+            || Some(serde_json::json!({"size": change.size, "keep": change.keep, "pages": change.pages.len(), "bytes": bytes})),
+            || {
+                let p = WsPath::parse(path)?;
+                let shown = p.to_string();
+                self.check_size(&shown, change.size)?;
+                self.write_tx(|c| {
+                    let mut chain = file_chain(c, &p)?;
+                    will_change(c, &chain.path(), Touch::Node, &shown)?;
+                    tree::unshare_all(c, &mut chain)?;
+                    let node = &chain.steps[chain.steps.len() - 1].node;
+                    content::patch(c, node.id, node.size, change, now_ns())
+                })
+            },
+        )
+    }
+
+    /// The largest file this workspace stores (`EFBIG` past it).
+    pub fn max_file_size(&self) -> u64 {
+        self.config.max_file_size
     }
 
     /// Applies a batch of unique, non-overlapping replacements atomically.

@@ -13,6 +13,7 @@ use wasmtime_wasi::random::WasiRandom;
 use wasmtime_wasi::sockets::WasiSockets;
 use wasmtime_wasi::sockets::WasiSocketsView;
 
+use crate::host::poll::{WatchedPoll, watched};
 use crate::run::state::RunState;
 
 /// `wasi:io` reaches the resource table only.
@@ -25,7 +26,8 @@ impl HasData for Io {
 pub(crate) fn add_wasi(l: &mut Linker<RunState>) -> wasmtime::Result<()> {
     type T = RunState;
     wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<T, Io>(l, |t| t.ctx().table)?;
-    sync::io::poll::add_to_linker::<T, Io>(l, |t| t.ctx().table)?;
+    // Watched: a guest waiting in poll stops at the run's limits.
+    sync::io::poll::add_to_linker::<T, WatchedPoll>(l, watched)?;
     sync::io::streams::add_to_linker::<T, Io>(l, |t| t.ctx().table)?;
 
     wasi::clocks::wall_clock::add_to_linker::<T, WasiClocks>(l, T::clocks)?;

@@ -34,6 +34,9 @@ pub enum MountSource {
     Files(Arc<FileTree>),
 }
 
+/// `O_NONBLOCK` on Linux (the host this runs on).
+const O_NONBLOCK: i32 = 0o4000;
+
 fn io(e: std::io::Error) -> wasmtime_wasi::p2::FsError {
     code(from_io(&e))
 }
@@ -56,15 +59,20 @@ fn host_path(root: &Path, path: &str, follow: bool) -> Res<PathBuf> {
     Ok(resolved)
 }
 
+/// Mounts expose regular files, directories and symlinks; anything else is
+/// `Special`, which is never opened.
+fn kind_of(ft: std::fs::FileType) -> Kind {
+    match () {
+        _ if ft.is_symlink() => Kind::Symlink,
+        _ if ft.is_dir() => Kind::Dir,
+        _ if ft.is_file() => Kind::File,
+        _ => Kind::Special,
+    }
+}
+
 fn meta_of(m: &std::fs::Metadata) -> Meta {
     use std::os::unix::fs::MetadataExt;
-    let kind = if m.file_type().is_symlink() {
-        Kind::Symlink
-    } else if m.is_dir() {
-        Kind::Dir
-    } else {
-        Kind::File
-    };
+    let kind = kind_of(m.file_type());
     let mtime_ns = (m.mtime().max(0) as u64) * 1_000_000_000 + m.mtime_nsec().max(0) as u64;
     Meta {
         kind,
@@ -81,8 +89,19 @@ pub(crate) fn host_stat(root: &Path, path: &str, follow: bool) -> Res<Meta> {
 }
 
 pub(crate) fn host_read(root: &Path, path: &str, offset: u64, len: u64) -> Res<Vec<u8>> {
+    use std::os::unix::fs::OpenOptionsExt;
     let p = host_path(root, path, true)?;
-    let mut f = std::fs::File::open(p).map_err(io)?;
+    // Non-blocking, then checked: a FIFO swapped in after `open-at` looked
+    // must not hold the host until a writer appears.
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NONBLOCK)
+        .open(&p)
+        .map_err(io)?;
+    if !f.metadata().map_err(io)?.is_file() {
+        tracing::warn!(path = %p.display(), "wasi: a mount's special file (FIFO, socket or device) is never read");
+        return Err(code(ErrorCode::Unsupported));
+    }
     f.seek(SeekFrom::Start(offset)).map_err(io)?;
     let mut out = Vec::new();
     f.take(len).read_to_end(&mut out).map_err(io)?;
@@ -102,13 +121,7 @@ pub(crate) fn host_readdir(
         let Ok(name) = entry.file_name().into_string() else {
             continue;
         };
-        let ft = entry.file_type().map_err(io)?;
-        let kind = match () {
-            _ if ft.is_symlink() => Kind::Symlink,
-            _ if ft.is_dir() => Kind::Dir,
-            _ => Kind::File,
-        };
-        names.push((name, kind));
+        names.push((name, kind_of(entry.file_type().map_err(io)?)));
     }
     names.sort();
     Ok(names

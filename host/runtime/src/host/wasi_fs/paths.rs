@@ -20,6 +20,7 @@ pub(crate) fn descriptor_type(k: Kind) -> DescriptorType {
         Kind::File => DescriptorType::RegularFile,
         Kind::Dir => DescriptorType::Directory,
         Kind::Symlink => DescriptorType::SymbolicLink,
+        Kind::Special => DescriptorType::Unknown,
     }
 }
 

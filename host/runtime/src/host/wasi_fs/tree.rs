@@ -39,6 +39,9 @@ pub(crate) enum Kind {
     File,
     Dir,
     Symlink,
+    /// A FIFO, socket or device in a mounted host directory: listed and
+    /// stat'ed, never opened (a FIFO's open or read would block the host).
+    Special,
 }
 
 impl Meta {
@@ -184,33 +187,68 @@ impl StoreTree {
         data: &[u8],
         op: impl FnOnce(&Workspace) -> store::Result<()>,
     ) -> Res<()> {
+        self.mutate_pieces(name, args, &[data], op)
+    }
+
+    /// Whether a file of `stored` bytes may grow to `size`: `EFBIG` past
+    /// the largest file, `ENOSPC` past `/tmp`'s cap or the quota (read
+    /// through the journal in a durable run, so a replay decides the same).
+    /// Returns the size up to which the file may grow before it must ask
+    /// again: a little past `size`, so a file written in small pieces asks
+    /// once a `ROOM_SLACK`, not at every write.
+    pub(crate) fn room_for(&self, path: &str, stored: u64, size: u64) -> Res<u64> {
+        let ws = self.ws()?;
+        if size > ws.max_file_size() {
+            return Err(code(ErrorCode::FileTooLarge));
+        }
+        let growth = size.saturating_sub(stored);
+        let mut left = u64::MAX;
+        if let Some(cap) = self.cap {
+            let used = ws.usage().map_err(|e| code(from_errno(e.code)))?.node_bytes;
+            left = cap.saturating_sub(used.saturating_sub(stored));
+            if size > left {
+                return Err(code(ErrorCode::InsufficientSpace));
+            }
+            left -= size;
+        }
+        let (limit, used) = self.read("wasi.quota", path, |ws| {
+            ws.quota().map(|q| (q.limit, q.used))
+        })?;
+        let free = limit.saturating_sub(used);
+        if growth > free {
+            return Err(code(ErrorCode::InsufficientSpace));
+        }
+        let slack = ROOM_SLACK.min(left).min(free - growth);
+        Ok(size + slack)
+    }
+
+    /// [`mutate`](Self::mutate) of a change whose bytes are in pieces.
+    pub(crate) fn mutate_pieces<A: Serialize + ?Sized>(
+        &self,
+        name: &'static str,
+        args: &A,
+        pieces: &[&[u8]],
+        op: impl FnOnce(&Workspace) -> store::Result<()>,
+    ) -> Res<()> {
         self.generation.fetch_add(1, Ordering::Relaxed);
         let ws = self.ws()?;
         let Some(j) = &self.journal else {
             return op(ws).map_err(|e| code(from_errno(e.code)));
         };
-        let hash = journal::args_hash(&[&encode(args), data]);
+        let encoded = encode(args);
+        let mut parts: Vec<&[u8]> = vec![&encoded];
+        parts.extend_from_slice(pieces);
+        let hash = journal::args_hash(&parts);
         let out = journalled_mutation(ws, j, name, hash, unit_ok(), |w| {
             op(w).map_err(fs::FsError::from)
         });
         settle(out)
     }
-
-    /// Fails with `insufficient-space` if `/tmp` would grow past its cap
-    /// by replacing `old` bytes with `new`.
-    pub(crate) fn check_room(&self, old: u64, new: u64) -> Res<()> {
-        let Some(cap) = self.cap else { return Ok(()) };
-        let used = self
-            .ws()?
-            .usage()
-            .map_err(|e| code(from_errno(e.code)))?
-            .node_bytes;
-        if used.saturating_sub(old).saturating_add(new) > cap {
-            return Err(code(ErrorCode::InsufficientSpace));
-        }
-        Ok(())
-    }
 }
+
+/// How far past a checked size a file may grow before its room is checked
+/// again (what concurrent writers may overshoot a quota by, at most).
+const ROOM_SLACK: u64 = 1 << 20;
 
 fn settle<T>(out: Result<Result<T, fs::FsError>, crate::host::error::HostError>) -> Res<T> {
     match out {
@@ -327,12 +365,6 @@ impl Tree {
             Tree::HostDir(root) => mount::host_readlink(root, path),
             Tree::Files(_) => Err(code(ErrorCode::Invalid)),
         }
-    }
-
-    /// Whole content, for a file about to be changed in place.
-    pub(crate) fn load(&self, path: &str) -> Res<Vec<u8>> {
-        self.store()?
-            .read_bytes("wasi.load", path, |ws| ws.read_range_pieces(path, 0, None))
     }
 }
 

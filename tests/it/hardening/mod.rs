@@ -1,0 +1,4 @@
+//! Issue 41: what an adversarial review broke, one module per area.
+
+mod open_files;
+mod sleeps;
