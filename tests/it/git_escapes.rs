@@ -309,6 +309,10 @@ const REFUSALS: &[(&str, &str)] = &[
         "cd repo\necho y > .GIT\nmkdir -p 'git~1' sub\necho z > 'git~1/f'\necho q > sub/.Git\nfor p in .GIT 'git~1' sub .; do git add \"$p\"; echo \"add $p: exit $?\"; done\ngit ls-files\n",
     ),
     (
+        "mv",
+        "cd repo\nfor d in .GIT 'git~1' .git; do\n  git mv base.txt \"$d\"; echo \"mv $d: exit $?\"\n  git ls-files; ls -A\n  git reset -q --hard\ndone\n",
+    ),
+    (
         "untracked-symlink-in-the-way",
         "cd repo\nln -s ../victim a\ngit checkout -q dir; echo \"exit $?\"\nls -A . ../victim\n",
     ),
