@@ -266,8 +266,9 @@ fn escapes(ws: &Ws) -> Vec<String> {
     found
 }
 
-/// Each refusal, command by command, as git 2.39 words it.
-const REFUSALS: &[(&str, &str)] = &[
+/// Each refusal, command by command, as git 2.39 words it, and what it
+/// makes of symlinks where directories go.
+const CASES: &[(&str, &str)] = &[
     (
         "checkout",
         "cd repo\nfor b in dotdot parent absolute dotgit upper ntfs-short ntfs-dot; do\n  git checkout -q $b; echo \"checkout $b: exit $?\"\ndone\nls -A . ../victim\ngit status --porcelain\n",
@@ -317,6 +318,10 @@ const REFUSALS: &[(&str, &str)] = &[
         "cd repo\nln -s ../victim a\ngit checkout -q dir; echo \"exit $?\"\nls -A . ../victim\n",
     ),
     (
+        "symlink-and-directory-in-one-tree",
+        "cd repo\ngit checkout -q link-and-dir; echo \"exit $?\"\nls -A . a ../victim\ngit status --short\ngit reset -q --hard link-and-dir; echo \"exit $?\"\nls -A . a ../victim\ngit status --short\n",
+    ),
+    (
         "symlink-then-directory",
         "cd repo\ngit checkout -q link; echo \"exit $?\"\ngit checkout -q dir; echo \"exit $?\"\nls -A . a ../victim\n",
     ),
@@ -326,7 +331,7 @@ const REFUSALS: &[(&str, &str)] = &[
 fn crafted_trees_are_refused_as_git_refuses_them() {
     let fixture = fixture();
     let mut diffs = Vec::new();
-    for (name, script) in REFUSALS {
+    for (name, script) in CASES {
         let (d, ws) = compare(fixture.path(), name, script);
         diffs.extend(d);
         diffs.extend(escapes(&ws).into_iter().map(|e| format!("{name}: {e}")));

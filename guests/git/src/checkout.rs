@@ -159,6 +159,12 @@ pub fn write_file(
         crate::meta::set_mode(&full, mode);
         meta = crate::meta::lstat(&full)?;
     }
+    // An index cannot hold `a` and `a/x` at once: as in git, the file
+    // written replaces an entry where its directories now are (a tree
+    // holding both leaves `a/x`, and `a` shows as deleted).
+    for (i, _) in path.match_indices('/') {
+        index.remove(&path[..i]);
+    }
     index.insert(
         path,
         Staged {
