@@ -117,6 +117,12 @@ fn crafted(root: &Path) {
         let t = one(name);
         branch(&repo, b, &t, &main);
     }
+    // An entry with no name at all: git's tree decoder stops there.
+    let t = raw_tree(
+        &repo,
+        &[("100644", "", &pwned), ("100644", "base.txt", &base)],
+    );
+    branch(&repo, "empty-name", &t, &main);
     // A `.git` directory whose `config` would replace the repository's.
     let dotgit = raw_tree(&repo, &[("100644", "config", &config)]);
     let t = raw_tree(
@@ -308,6 +314,10 @@ const CASES: &[(&str, &str)] = &[
     (
         "add",
         "cd repo\necho y > .GIT\nmkdir -p 'git~1' sub\necho z > 'git~1/f'\necho q > sub/.Git\nfor p in .GIT 'git~1' sub .; do git add \"$p\"; echo \"add $p: exit $?\"; done\ngit ls-files\n",
+    ),
+    (
+        "empty-name",
+        "cd repo\ngit checkout -q empty-name; echo \"exit $?\"\ngit ls-tree empty-name; echo \"exit $?\"\ngit log --oneline -1 empty-name\nls -A\n",
     ),
     (
         "mv",

@@ -7,7 +7,7 @@ use crate::checkout;
 use crate::cmd::add::matching;
 use crate::cmd::pretty::subject;
 use crate::cmd::{split_dashdash, unsupported};
-use crate::error::{Result, fatal};
+use crate::error::{Error, Result, fatal};
 use crate::index::{Index, Staged};
 use crate::objects;
 use crate::repo::Repo;
@@ -86,14 +86,13 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     }
     match mode {
         "hard" => {
-            if let Err(e) = checkout::switch_trees(&mut repo, &mut index, &from, &to, true, "reset")
-            {
-                if let crate::error::Error::InvalidPath(_) = e {
+            match checkout::switch_trees(&mut repo, &mut index, &from, &to, true, "reset") {
+                Err(e @ Error::InvalidPath(_)) => {
                     eprintln!("{e}");
                     let shown = rev.as_deref().unwrap_or("HEAD");
                     return fatal(format!("Could not reset index file to revision '{shown}'."));
                 }
-                return Err(e);
+                r => r?,
             }
             index.save(&repo.git_dir)?;
         }
@@ -162,13 +161,13 @@ fn unstaged_report(inv: &mut Invocation, repo: &mut Repo, index: &Index) -> Resu
 
 /// git's refusal to stage `path` of `to` when it may not enter the index
 /// (`..`, `.git`, ...): reported, and the error to end with.
-fn refused(to: &checkout::Files, path: &str) -> Option<crate::error::Error> {
+fn refused(to: &checkout::Files, path: &str) -> Option<Error> {
     let (mode, _) = to.get(path)?;
     if crate::verify_path::verify_path(path, *mode) {
         return None;
     }
     checkout::report_invalid(path);
-    Some(crate::error::Error::Fatal(format!(
+    Some(Error::Fatal(format!(
         "make_cache_entry failed for path '{path}'"
     )))
 }
