@@ -320,6 +320,10 @@ const CASES: &[(&str, &str)] = &[
         "cd repo\ngit checkout -q empty-name; echo \"exit $?\"\ngit ls-tree empty-name; echo \"exit $?\"\ngit log --oneline -1 empty-name\nls -A\n",
     ),
     (
+        "stash-untracked",
+        "cd repo\necho y > .GIT\necho m >> base.txt\ngit stash -u; echo \"exit $?\"\nls -A\ngit stash list\ngit ls-tree -r 'stash^3'; echo \"exit $?\"\ngit rev-parse 'stash^3'\n",
+    ),
+    (
         "mv",
         "cd repo\nfor d in .GIT 'git~1' .git; do\n  git mv base.txt \"$d\"; echo \"mv $d: exit $?\"\n  git ls-files; ls -A\n  git reset -q --hard\ndone\n",
     ),

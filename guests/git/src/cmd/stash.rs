@@ -152,6 +152,20 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
         writeln!(inv.out, "No local changes to save")?;
         return Ok(0);
     }
+    // A name git may not index (`.GIT`, `git~1`) is left out of the stash,
+    // as git does ("Ignoring path"); git still removes it with the others
+    // afterwards, and makes the untracked commit even if it is empty.
+    let stashable: Vec<String> = new_files
+        .iter()
+        .filter(|p| {
+            let ok = crate::verify_path::verify_path(p, 0o100644);
+            if !ok {
+                eprintln!("Ignoring path {p}");
+            }
+            ok
+        })
+        .cloned()
+        .collect();
     let branch = match repo.head()? {
         Head::Branch(b, _) => b,
         Head::Detached(_) => "(no branch)".to_owned(),
@@ -194,7 +208,7 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
     let work_tree = objects::write_trees(&mut repo.odb, &work)?;
     let mut parents = vec![head, i_id];
     if !new_files.is_empty() {
-        parents.push(untracked_commit(repo, &new_files, &what, (&author, &who))?);
+        parents.push(untracked_commit(repo, &stashable, &what, (&author, &who))?);
     }
     let full_message = match &message {
         Some(m) => format!("On {branch}: {m}"),
