@@ -5,6 +5,7 @@
 //!
 //! One area: `cargo test -p computer-tests -- cli_mcp::`.
 
+mod archive_escapes;
 mod cli_commands;
 mod cli_concurrency;
 mod cli_dirs;
@@ -33,6 +34,7 @@ mod embed_example;
 mod first_hour;
 mod git_corpus;
 mod git_durable;
+mod git_escapes;
 mod hardening;
 mod js_cases;
 mod js_fetch;

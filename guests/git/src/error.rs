@@ -13,6 +13,10 @@ pub enum Error {
     Exit(i32),
     /// A command or option this git lacks.
     Unsupported(String),
+    /// A tree holds a path git never lets into its index or work tree
+    /// (`..`, `.git`, ...): `error: invalid path 'P'`, exit 1 unless the
+    /// command says more.
+    InvalidPath(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -32,6 +36,7 @@ impl fmt::Display for Error {
         match self {
             Error::Fatal(m) => write!(f, "fatal: {m}"),
             Error::Exit(code) => write!(f, "exit {code}"),
+            Error::InvalidPath(p) => write!(f, "error: invalid path '{p}'"),
             Error::Unsupported(what) => write!(
                 f,
                 "git: {what} is not supported by the workspace's git; run it with the container backend (computer exec --backend container ...)"
@@ -46,6 +51,7 @@ impl Error {
             Error::Fatal(_) => 128,
             Error::Exit(code) => *code,
             Error::Unsupported(_) => 127,
+            Error::InvalidPath(_) => 1,
         }
     }
 }

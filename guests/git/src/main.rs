@@ -24,6 +24,7 @@ mod pack;
 mod reflog;
 mod repo;
 mod status;
+mod verify_path;
 mod worktree;
 
 use std::io::Write;

@@ -77,6 +77,9 @@ pub fn parse_tree(data: &[u8]) -> Result<Vec<TreeEntry>> {
         if nul + 21 > rest.len() || space > nul {
             return fatal("a tree is corrupt");
         }
+        if nul == space + 1 {
+            return fatal("empty filename in tree entry");
+        }
         let mode = u32::from_str_radix(&String::from_utf8_lossy(&rest[..space]), 8).unwrap_or(0);
         let name = String::from_utf8_lossy(&rest[space + 1..nul]).into_owned();
         let id = ObjectId::from_bytes_or_panic(&rest[nul + 1..nul + 21]);

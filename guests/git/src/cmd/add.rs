@@ -150,6 +150,12 @@ pub fn stage(
     meta: &crate::meta::Meta,
 ) -> Result<()> {
     let stat = index::stat_of(meta);
+    if !crate::verify_path::verify_path(path, worktree::mode_of(meta)) {
+        eprintln!(
+            "error: invalid path '{path}'\nerror: unable to add '{path}' to index\nfatal: adding files failed"
+        );
+        return Err(Error::Exit(128));
+    }
     // Where modes are unknown (outside the workspace) a staged file keeps
     // its mode, as with core.fileMode=false.
     let mode = match index.get(path) {

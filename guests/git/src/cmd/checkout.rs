@@ -182,7 +182,14 @@ fn switch(
         Some(c) => files_of(repo, &c)?,
         None => Files::new(),
     };
-    checkout::switch_trees(repo, &mut index, &from, &to, force, "checkout")?;
+    match checkout::switch_trees(repo, &mut index, &from, &to, force, "checkout") {
+        // A forced checkout that cannot build its index is fatal to git.
+        Err(e @ Error::InvalidPath(_)) if force => {
+            eprintln!("{e}");
+            return Err(Error::Exit(128));
+        }
+        r => r?,
+    }
     index.save(&repo.git_dir)?;
     let existed = match &create {
         Some((name, _)) => repo.resolve_ref(&format!("refs/heads/{name}")).is_some(),
@@ -315,6 +322,10 @@ pub fn restore_paths(
     }
     for path in crate::cmd::add::matching(&specs, &source, &index) {
         match source.get(&path) {
+            // git names the path and goes on with the others.
+            Some((mode, _)) if !crate::verify_path::verify_path(&path, *mode) => {
+                checkout::report_invalid(&path);
+            }
             Some((mode, id)) => {
                 if staged {
                     index.set_blob(&path, *mode, *id);

@@ -146,6 +146,24 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         crate::reflog::append(&repo, "HEAD", None, &id, &msg);
         let tree = repo.tree_of(&id)?;
         let files = objects::flatten(&mut repo.odb, &tree)?;
+        if let Some(p) = checkout::invalid_path(&files) {
+            // git has copied the repository by then: it stays, with
+            // nothing checked out.
+            if !quiet {
+                eprintln!("done.");
+            }
+            if crate::meta::lstat(dst.join(p)).is_ok_and(|m| !m.is_dir()) {
+                eprintln!(
+                    "error: Untracked working tree file '{p}' would be overwritten by merge."
+                );
+            } else {
+                checkout::report_invalid(p);
+            }
+            eprintln!(
+                "fatal: unable to checkout working tree\nwarning: Clone succeeded, but checkout failed.\nYou can inspect what was checked out with 'git status'\nand retry with 'git restore --source=HEAD :/'\n"
+            );
+            return Err(Error::Exit(128));
+        }
         let mut index = Index {
             entries: Default::default(),
         };

@@ -131,14 +131,24 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     let ours_files = head_files(&mut repo)?;
     let theirs_files = files_of(&mut repo, &theirs)?;
     if base == Some(ours) && !no_ff {
-        checkout::switch_trees(
+        let moved = checkout::switch_trees(
             &mut repo,
             &mut index,
             &ours_files,
             &theirs_files,
             false,
             "merge",
-        )?;
+        );
+        if let Err(e @ Error::InvalidPath(_)) = moved {
+            // git says where it was going before it finds the path.
+            if !quiet {
+                let (a, b) = (repo.abbrev(&ours), repo.abbrev(&theirs));
+                writeln!(inv.out, "Updating {a}..{b}")?;
+            }
+            eprintln!("{e}");
+            return Err(Error::Exit(1));
+        }
+        moved?;
         index.save(&repo.git_dir)?;
         std::fs::write(repo.git_dir.join("ORIG_HEAD"), format!("{ours}\n"))?;
         repo.update_head(&theirs)?;
@@ -160,6 +170,18 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     }
     if ff_only {
         return fatal("Not possible to fast-forward, aborting.");
+    }
+    if let Some(p) = checkout::invalid_path(&theirs_files) {
+        // An untracked file there is reported first, as git does.
+        if crate::meta::lstat(repo.work_tree.join(p)).is_ok_and(|m| !m.is_dir()) {
+            eprintln!(
+                "error: The following untracked working tree files would be overwritten by merge:\n\t{p}\nPlease move or remove them before you merge.\nAborting"
+            );
+        } else {
+            checkout::report_invalid(p);
+        }
+        eprintln!("Merge with strategy ort failed.");
+        return Err(Error::Exit(2));
     }
     let base_files = match base {
         Some(b) => files_of(&mut repo, &b)?,
@@ -226,8 +248,8 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                 let merged = merge3::merge(&base_data, &od, &td, "HEAD", &label);
                 if merged.conflicts == 0 {
                     let id = repo.odb.write(Kind::Blob, &merged.data)?;
-                    std::fs::write(repo.work_tree.join(path), &merged.data)?;
-                    let meta = crate::meta::lstat(repo.work_tree.join(path))?;
+                    let full = checkout::write_data(&repo, path, &merged.data)?;
+                    let meta = crate::meta::lstat(full)?;
                     index.insert(
                         path,
                         Staged {
@@ -240,7 +262,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                 } else {
                     let kind = if b.is_none() { "add/add" } else { "content" };
                     notes.push(format!("CONFLICT ({kind}): Merge conflict in {path}"));
-                    std::fs::write(repo.work_tree.join(path), &merged.data)?;
+                    checkout::write_data(&repo, path, &merged.data)?;
                     conflict_stages(&mut index, path, b, o, t);
                     conflicted.push(path.clone());
                 }
@@ -257,11 +279,7 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
                     "CONFLICT (modify/delete): {path} deleted in HEAD and modified in {label}.  Version {label} of {path} left in tree."
                 ));
                 let data = repo.odb.must_read(tid)?.data;
-                let full = repo.work_tree.join(path);
-                if let Some(dir) = full.parent() {
-                    std::fs::create_dir_all(dir)?;
-                }
-                std::fs::write(&full, data)?;
+                checkout::write_data(&repo, path, &data)?;
                 conflict_stages(&mut index, path, b, o, t);
                 conflicted.push(path.clone());
             }

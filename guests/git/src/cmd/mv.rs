@@ -77,6 +77,12 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
             if let Some(mut e) = index.get(&p).cloned() {
                 index.remove(&p);
                 let new_path = format!("{target}{}", &p[src.len()..]);
+                // git renames the file, then cannot stage the new name: it
+                // says so and leaves the path out of the index (exit 0).
+                if !crate::verify_path::verify_path(&new_path, e.mode) {
+                    crate::checkout::report_invalid(&new_path);
+                    continue;
+                }
                 if let Ok(meta) = crate::meta::lstat(repo.work_tree.join(&new_path)) {
                     e.stat = crate::index::stat_of(&meta);
                 }

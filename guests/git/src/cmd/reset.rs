@@ -7,7 +7,7 @@ use crate::checkout;
 use crate::cmd::add::matching;
 use crate::cmd::pretty::subject;
 use crate::cmd::{split_dashdash, unsupported};
-use crate::error::Result;
+use crate::error::{Error, Result, fatal};
 use crate::index::{Index, Staged};
 use crate::objects;
 use crate::repo::Repo;
@@ -62,6 +62,9 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
     if !paths.is_empty() {
         let specs: Vec<String> = paths.iter().filter_map(|p| repo.repo_path(p)).collect();
         for p in matching(&specs, &to, &index) {
+            if let Some(e) = refused(&to, &p) {
+                return Err(e);
+            }
             match to.get(&p) {
                 Some((mode, id)) => index.set_blob(&p, *mode, *id),
                 None => {
@@ -76,9 +79,21 @@ pub fn run(inv: &mut Invocation) -> Result<i32> {
         return Ok(0);
     }
     let from = head_files(&mut repo)?;
+    if mode == "mixed"
+        && let Some(p) = checkout::invalid_path(&to)
+    {
+        return Err(refused(&to, p).expect("an invalid path"));
+    }
     match mode {
         "hard" => {
-            checkout::switch_trees(&mut repo, &mut index, &from, &to, true, "reset")?;
+            match checkout::switch_trees(&mut repo, &mut index, &from, &to, true, "reset") {
+                Err(e @ Error::InvalidPath(_)) => {
+                    eprintln!("{e}");
+                    let shown = rev.as_deref().unwrap_or("HEAD");
+                    return fatal(format!("Could not reset index file to revision '{shown}'."));
+                }
+                r => r?,
+            }
             index.save(&repo.git_dir)?;
         }
         "mixed" => {
@@ -142,4 +157,17 @@ fn unstaged_report(inv: &mut Invocation, repo: &mut Repo, index: &Index) -> Resu
         }
     }
     Ok(())
+}
+
+/// git's refusal to stage `path` of `to` when it may not enter the index
+/// (`..`, `.git`, ...): reported, and the error to end with.
+fn refused(to: &checkout::Files, path: &str) -> Option<Error> {
+    let (mode, _) = to.get(path)?;
+    if crate::verify_path::verify_path(path, *mode) {
+        return None;
+    }
+    checkout::report_invalid(path);
+    Some(Error::Fatal(format!(
+        "make_cache_entry failed for path '{path}'"
+    )))
 }

@@ -152,6 +152,20 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
         writeln!(inv.out, "No local changes to save")?;
         return Ok(0);
     }
+    // A name git may not index (`.GIT`, `git~1`) is left out of the stash,
+    // as git does ("Ignoring path"); git still removes it with the others
+    // afterwards, and makes the untracked commit even if it is empty.
+    let stashable: Vec<String> = new_files
+        .iter()
+        .filter(|p| {
+            let ok = crate::verify_path::verify_path(p, 0o100644);
+            if !ok {
+                eprintln!("Ignoring path {p}");
+            }
+            ok
+        })
+        .cloned()
+        .collect();
     let branch = match repo.head()? {
         Head::Branch(b, _) => b,
         Head::Detached(_) => "(no branch)".to_owned(),
@@ -194,7 +208,7 @@ fn push(inv: &mut Invocation, repo: &mut Repo, args: &[String], quiet: bool) -> 
     let work_tree = objects::write_trees(&mut repo.odb, &work)?;
     let mut parents = vec![head, i_id];
     if !new_files.is_empty() {
-        parents.push(untracked_commit(repo, &new_files, &what, (&author, &who))?);
+        parents.push(untracked_commit(repo, &stashable, &what, (&author, &who))?);
     }
     let full_message = match &message {
         Some(m) => format!("On {branch}: {m}"),
@@ -249,14 +263,21 @@ fn apply(repo: &mut Repo, w_id: &ObjectId) -> Result<()> {
         None => Default::default(),
     };
     let stashed = objects::flatten(&mut repo.odb, &w.tree)?;
+    if let Some(p) = checkout::invalid_path(&stashed) {
+        checkout::report_invalid(p);
+        return Err(crate::error::Error::Exit(1));
+    }
     let mut index = Index::load(&repo.git_dir)?;
     let mut conflicts = Vec::new();
     for (path, (mode, id)) in &stashed {
         if base.get(path) == Some(&(*mode, *id)) {
             continue;
         }
-        let full = repo.work_tree.join(path);
-        let current = std::fs::read(&full).ok();
+        // A path behind a symlink is not the work tree's: not read there.
+        let current = match checkout::non_dir_leading(repo, path) {
+            Some(_) => None,
+            None => std::fs::read(repo.work_tree.join(path)).ok(),
+        };
         let base_data = match base.get(path) {
             Some((_, b)) => Some(repo.odb.must_read(b)?.data),
             None => None,
@@ -272,10 +293,7 @@ fn apply(repo: &mut Repo, w_id: &ObjectId) -> Result<()> {
             }
             _ => theirs,
         };
-        if let Some(dir) = full.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        std::fs::write(&full, &data)?;
+        let full = checkout::write_data(repo, path, &data)?;
         if !base.contains_key(path) {
             let meta = crate::meta::lstat(&full)?;
             let id = repo.odb.write(Kind::Blob, &data)?;
@@ -361,6 +379,10 @@ fn untracked_commit(
 fn restore_untracked(repo: &mut Repo, u: &ObjectId) -> Result<()> {
     let tree = repo.tree_of(u)?;
     let files = objects::flatten(&mut repo.odb, &tree)?;
+    if let Some(p) = checkout::invalid_path(&files) {
+        checkout::report_invalid(p);
+        return Err(crate::error::Error::Exit(1));
+    }
     let existing: Vec<&String> = files
         .keys()
         .filter(|p| crate::meta::lstat(repo.work_tree.join(p)).is_ok())
@@ -373,12 +395,8 @@ fn restore_untracked(repo: &mut Repo, u: &ObjectId) -> Result<()> {
         return Err(crate::error::Error::Exit(1));
     }
     for (p, (mode, id)) in &files {
-        let full = repo.work_tree.join(p);
-        if let Some(dir) = full.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
         let data = repo.odb.must_read(id)?.data;
-        std::fs::write(&full, &data)?;
+        let full = checkout::write_data(repo, p, &data)?;
         crate::meta::set_mode(&full, *mode);
     }
     Ok(())

@@ -5,6 +5,7 @@
 //! Entry times are DOS times in the script's `TZ`, as Info-ZIP writes them; modes
 //! go in the Unix external attributes and come back on extraction.
 
+mod entry_path;
 mod unzip_cmd;
 mod zip_cmd;
 

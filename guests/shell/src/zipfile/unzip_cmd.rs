@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use bashkit::{BuiltinContext, ExecResult, FileSystem, async_trait};
 use zip::ZipArchive;
 
+use super::entry_path::map_name;
 use super::{file_time, listing_time, plural, resolve};
 
 pub struct Unzip;
@@ -309,35 +310,64 @@ async fn extract(
         o.say(&format!("Archive:  {}\n", opts.archive));
     }
     let _ = fs.mkdir(base, true).await;
+    // Info-ZIP shows paths with the -d directory in front.
+    let prefix = match &opts.dir {
+        Some(d) => format!("{}/", d.trim_end_matches('/')),
+        None => String::new(),
+    };
     let mut replace_none = false;
+    // Symlinks are made last, as Info-ZIP does: until then each is a plain file
+    // holding its target, so no later member is written through a link this
+    // archive made (`lnk -> /elsewhere` then `lnk/x`).
+    let mut deferred: Vec<(PathBuf, String, String)> = Vec::new();
     for (i, name) in chosen {
         let Ok(mut file) = archive.by_index(*i) else {
             continue;
         };
-        let shown = if opts.junk_paths {
-            name.rsplit('/').next().unwrap_or(name).to_string()
+        let mapped = map_name(name);
+        if mapped.was_absolute {
+            o.err.push_str(&format!(
+                "warning:  stripped absolute path spec from {name}\n"
+            ));
+            o.code = o.code.max(1);
+        }
+        if mapped.skipped_parent && !opts.quiet && !opts.junk_paths {
+            o.say(&format!(
+                "warning:  skipped \"../\" path component(s) in {name}\n"
+            ));
+            o.code = o.code.max(1);
+        }
+        let relative = if opts.junk_paths {
+            mapped
+                .path
+                .rsplit('/')
+                .next()
+                .unwrap_or_default()
+                .to_string()
         } else {
-            name.clone()
+            mapped.path
         };
+        if relative.is_empty() {
+            continue;
+        }
         if file.is_dir() {
-            let dir = base.join(name.trim_end_matches('/'));
-            if !opts.junk_paths && fs.stat(&dir).await.is_err() {
-                let _ = fs.mkdir(&dir, true).await;
-                if !opts.quiet {
-                    o.say(&format!("   creating: {name}\n"));
-                }
+            if opts.junk_paths {
+                continue;
+            }
+            match make_dirs(fs, base, &relative, true).await {
+                Ok(true) if !opts.quiet => o.say(&format!("   creating: {prefix}{relative}/\n")),
+                Ok(_) => {}
+                Err(lead) => checkdir_error(o, &format!("{prefix}{lead}"), name),
             }
             continue;
         }
-        let Some(relative) = file.enclosed_name() else {
+        if let Err(lead) = make_dirs(fs, base, &relative, false).await {
+            checkdir_error(o, &format!("{prefix}{lead}"), name);
             continue;
-        };
-        let target: PathBuf = if opts.junk_paths {
-            base.join(&shown)
-        } else {
-            base.join(relative)
-        };
-        if fs.lstat(&target).await.is_ok() {
+        }
+        let shown = format!("{prefix}{relative}");
+        let target = base.join(&relative);
+        if let Ok(meta) = fs.lstat(&target).await {
             match opts.overwrite {
                 Some(true) => {}
                 Some(false) => continue,
@@ -350,17 +380,82 @@ async fn extract(
                     continue;
                 }
             }
+            // What is replaced goes first: writing to a symlink would write
+            // where it points.
+            if meta.file_type.is_symlink() {
+                let _ = fs.remove(&target, false).await;
+            }
         }
         let stored = file.compression() == zip::CompressionMethod::Stored;
         match write_entry(fs, &mut file, &target, tz).await {
-            Ok(link) if !opts.quiet => o.say(&extracted(&shown, stored, link.as_deref())),
-            Ok(_) => {}
+            Ok(link) => {
+                if !opts.quiet {
+                    o.say(&extracted(&shown, stored, link.as_deref()));
+                }
+                if let Some(link) = link {
+                    deferred.push((target, shown, link));
+                }
+            }
             Err((message, code)) => {
                 o.err.push_str(&format!("{message} {shown}\n"));
                 o.code = o.code.max(code);
             }
         }
     }
+    if deferred.is_empty() {
+        return;
+    }
+    if !opts.quiet {
+        o.say("finishing deferred symbolic links:\n");
+    }
+    for (target, shown, link) in deferred {
+        let _ = fs.remove(&target, false).await;
+        match fs.symlink(Path::new(&link), &target).await {
+            Ok(()) if !opts.quiet => o.say(&format!("  {shown:<22} -> {link}\n")),
+            Ok(()) => {}
+            Err(_) => {
+                o.err
+                    .push_str(&format!("error:  cannot create symbolic link {shown}\n"));
+                o.code = o.code.max(50);
+            }
+        }
+    }
+}
+
+/// Info-ZIP's message for a member whose directory is taken by a file (or a
+/// symlink this run has not made yet): the member is skipped, exit 2.
+fn checkdir_error(o: &mut Out, lead: &str, name: &str) {
+    o.err.push_str(&format!(
+        "checkdir error:  {lead} exists but is not directory\n                 unable to process {name}.\n"
+    ));
+    o.code = o.code.max(2);
+}
+
+/// Makes the directories of `relative` under `base` (its last component too
+/// with `itself`), one level at a time. `Ok(true)` if one was made; the error
+/// is the first that exists and is not a directory.
+async fn make_dirs(
+    fs: &dyn FileSystem,
+    base: &Path,
+    relative: &str,
+    itself: bool,
+) -> Result<bool, String> {
+    let mut made = false;
+    let parts: Vec<&str> = relative.split('/').collect();
+    let count = if itself { parts.len() } else { parts.len() - 1 };
+    for n in 1..=count {
+        let lead = parts[..n].join("/");
+        let dir = base.join(&lead);
+        match fs.stat(&dir).await {
+            Ok(meta) if meta.file_type.is_dir() => {}
+            Ok(_) => return Err(lead),
+            Err(_) => {
+                fs.mkdir(&dir, false).await.map_err(|_| lead)?;
+                made = true;
+            }
+        }
+    }
+    Ok(made)
 }
 
 /// The line for an extracted entry: `  inflating: name` (padded as Info-ZIP pads
@@ -373,33 +468,26 @@ fn extracted(shown: &str, stored: bool, link: Option<&str>) -> String {
     }
 }
 
-/// Write one entry at `target` (its parents made first), with its mode and time;
-/// a symlink entry becomes a link, whose target is returned. The error is
-/// Info-ZIP's message start and exit code.
+/// Write one entry at `target` (its directories exist), with its mode and time. A
+/// symlink entry is written as a plain file holding its target, which is returned:
+/// the caller makes the link once every member is out.  The error is Info-ZIP's
+/// message start and exit code.
 async fn write_entry(
     fs: &dyn FileSystem,
     file: &mut zip::read::ZipFile<'_, Cursor<Vec<u8>>>,
     target: &Path,
     tz: Option<&str>,
 ) -> Result<Option<String>, (&'static str, i32)> {
-    if let Some(parent) = target.parent() {
-        let _ = fs.mkdir(parent, true).await;
-    }
     let mut data = Vec::new();
     if file.read_to_end(&mut data).is_err() {
         return Err(("  error:  invalid compressed data to inflate", 2));
     }
-    if file.is_symlink() {
-        let link = String::from_utf8_lossy(&data).into_owned();
-        let _ = fs.remove(target, false).await;
-        fs.symlink(Path::new(&link), target)
-            .await
-            .map_err(|_| ("error:  cannot create symbolic link", 50))?;
-        return Ok(Some(link));
-    }
     fs.write_file(target, &data)
         .await
         .map_err(|_| ("error:  cannot create", 50))?;
+    if file.is_symlink() {
+        return Ok(Some(String::from_utf8_lossy(&data).into_owned()));
+    }
     if let Some(mode) = file.unix_mode() {
         let _ = fs.chmod(target, mode & 0o7777).await;
     }
