@@ -29,6 +29,7 @@ mod cli_transfer_guard;
 mod cli_workspace;
 mod curl;
 mod durable_crash;
+mod durable_fencing;
 mod embed_example;
 mod first_hour;
 mod git_corpus;

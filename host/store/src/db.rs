@@ -48,6 +48,14 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0012_path_bound",
         include_str!("../migrations/0012_path_bound.sql"),
     ),
+    (
+        "0013_journal_digest",
+        include_str!("../migrations/0013_journal_digest.sql"),
+    ),
+    (
+        "0014_run_epoch",
+        include_str!("../migrations/0014_run_epoch.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

@@ -64,6 +64,8 @@ pub struct Workspace {
     /// The canonical path noted in the process's list of open workspaces.
     registered: Option<PathBuf>,
     pub(crate) config: Config,
+    /// The durable runs this handle claimed, and at which epoch.
+    pub(crate) fences: crate::fence::Fences,
 }
 
 impl Workspace {
@@ -95,6 +97,7 @@ impl Workspace {
             location: Some(path.to_path_buf()),
             registered: location::remember(path),
             config,
+            fences: Default::default(),
         })
     }
 
@@ -114,6 +117,7 @@ impl Workspace {
             location: None,
             registered: None,
             config: Config::default(),
+            fences: Default::default(),
         })
     }
 
