@@ -147,7 +147,6 @@ fn classify_object(obj: Map<String, Value>, text: &str) -> Incoming {
         Some(Value::Number(_)) => raw_member(text, "id"),
         _ => None,
     };
-    let raw = raw.as_deref();
     if obj.get("method").is_some()
         && obj
             .get("id")
