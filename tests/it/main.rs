@@ -13,6 +13,7 @@ mod cli_edit;
 mod cli_exec;
 mod cli_files;
 mod cli_fsck;
+mod cli_full_disk;
 mod cli_hardening;
 mod cli_mcp;
 mod cli_modules;

@@ -88,7 +88,7 @@ fn limits_of(args: &ExecArgs, mut limits: Limits) -> CliResult<Limits> {
             Some("not a number".to_owned())
         } else if secs > MAX_TIMEOUT_SECS {
             Some(format!(
-                "too large: the maximum is {MAX_TIMEOUT_SECS} seconds (a year)"
+                "too large: at most {MAX_TIMEOUT_SECS} seconds (a year)"
             ))
         } else if secs <= 0.0 {
             Some("too small: give seconds above 0".to_owned())

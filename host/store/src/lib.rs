@@ -70,6 +70,7 @@ mod ops;
 mod path;
 mod path_bound;
 mod quota;
+mod reserve;
 mod runs;
 mod search;
 mod status;

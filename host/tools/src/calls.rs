@@ -412,7 +412,7 @@ impl Tools {
         if let Some(ms) = a.timeout_ms {
             if ms > MAX_TIMEOUT_MS {
                 return Err(ToolError(format!(
-                    "invalid timeoutMs {ms}: too large: the maximum is {MAX_TIMEOUT_MS} (an hour)"
+                    "invalid timeoutMs {ms}: too large: at most {MAX_TIMEOUT_MS} ms (an hour)"
                 )));
             }
             if ms < 1 {
