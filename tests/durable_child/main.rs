@@ -14,6 +14,8 @@
 //! `durable-child WORKSPACE recover`, `durable-child WORKSPACE respond RUN CALL`,
 //! `durable-child WORKSPACE churn` (another writer: creates, renames and removes
 //! directories under `/churn` until it is killed).
+//! `$DURABLE_CHILD_LEASE_MS` sets the runtime's lease (default: the
+//! runtime's), so a test can let a stopped owner's lease run out quickly.
 //! Exit code: the run's, 75 when it waits, 3 on a usage error.
 
 use std::io::{Read, Write};
@@ -142,7 +144,14 @@ fn main() -> std::process::ExitCode {
     if args.get(1).map(String::as_str) == Some("churn") {
         churn(&ws);
     }
-    let rt = Runtime::with_builtin_guests(RuntimeConfig::default()).expect("runtime");
+    let mut config = RuntimeConfig::default();
+    if let Some(ms) = std::env::var("DURABLE_CHILD_LEASE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        config.lease = std::time::Duration::from_millis(ms);
+    }
+    let rt = Runtime::with_builtin_guests(config).expect("runtime");
     // Commands for shell scripts (`exec-shell`); a replay needs them too.
     register_from_env(&rt, "COMPUTER_TEST_COMMAND_WASM", "test_command");
     register_from_env(&rt, "COMPUTER_TEST_GIT_WASM", "git");

@@ -294,3 +294,49 @@ console.log("after", r, process.env.TOKEN);"#;
         assert_eq!(stored_spec(&ws, id), None, "{id}");
     }
 }
+
+/// Whether `needle` is anywhere in the workspace file or its WAL, as bytes.
+fn in_file_bytes(ws: &Ws, needle: &[u8]) -> bool {
+    let mut wal = ws.db().as_os_str().to_owned();
+    wal.push("-wal");
+    [ws.db().to_path_buf(), PathBuf::from(wal)]
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .any(|bytes| bytes.windows(needle.len()).any(|w| w == needle))
+}
+
+/// An `--env` value is gone from the file's bytes once the run has ended,
+/// not only from its row: freed space is zeroed (`secure_delete`), so the
+/// pages the run record had do not keep it (issue 41).
+#[test]
+fn an_env_value_is_not_left_in_freed_pages() {
+    let ws = Ws::new();
+    let secret = "zq-secret-value-81";
+    for (id, backend, script) in [("env-1", "js", "1"), ("env-2", "shell", "exit 3")] {
+        let args = [
+            "exec",
+            "--backend",
+            backend,
+            "--id",
+            id,
+            "--env",
+            &format!("TOKEN={secret}"),
+            script,
+        ];
+        run(&ws, &args);
+        assert_eq!(stored_spec(&ws, id), None, "{id}");
+    }
+    // What the WAL still holds reaches the main file at a checkpoint, and
+    // is then cut from the WAL: both are searched after it.
+    let db = rusqlite::Connection::open(ws.db()).unwrap();
+    let _: (i64, i64, i64) = db
+        .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .unwrap();
+    drop(db);
+    assert!(
+        !in_file_bytes(&ws, secret.as_bytes()),
+        "the --env value is still in the workspace file"
+    );
+}

@@ -33,7 +33,7 @@ fn export_of_slash_to_dot_keeps_the_live_workspace() {
     assert!(out.status.success(), "{}", describe(&["export"], &out));
     assert_eq!(
         text(&out.stderr),
-        "skipped: /.computer/workspace.db: not exported: it is the database of a workspace open in this process (or its -wal, -shm or -journal file)\n"
+        "skipped: /.computer/workspace.db: not exported: it is the database of a workspace open in this process (or its -wal, -shm, -journal or -reserve file)\n"
     );
     let out = default_ws(&ws, &["net", "ls"], b"");
     assert!(out.status.success(), "{}", describe(&["net", "ls"], &out));

@@ -82,9 +82,22 @@ const MAX_TIMEOUT_SECS: f64 = 86_400.0 * 365.0;
 /// The backend's default limits with the ones `args` sets.
 fn limits_of(args: &ExecArgs, mut limits: Limits) -> CliResult<Limits> {
     if let Some(secs) = args.timeout {
-        if !(secs.is_finite() && secs > 0.0 && secs <= MAX_TIMEOUT_SECS) {
+        // Each way of being wrong says which bound it crossed: a value too
+        // large must not read as one too small.
+        let why = if secs.is_nan() {
+            Some("not a number".to_owned())
+        } else if secs > MAX_TIMEOUT_SECS {
+            Some(format!(
+                "too large: at most {MAX_TIMEOUT_SECS} seconds (a year)"
+            ))
+        } else if secs <= 0.0 {
+            Some("too small: give seconds above 0".to_owned())
+        } else {
+            None
+        };
+        if let Some(why) = why {
             return Err(CliError::invalid(format!(
-                "invalid --timeout {secs}: give seconds above 0 and at most {MAX_TIMEOUT_SECS} (a year)"
+                "invalid --timeout {secs}: {why}"
             )));
         }
         limits.timeout = Duration::from_secs_f64(secs);

@@ -6,7 +6,10 @@
 //! answered "method not found". Here every request gets an answer, as
 //! JSON-RPC 2.0 says: -32700 (parse error, `id: null`) for what is not JSON,
 //! -32600 for JSON that is not a request, -32602 for a known method with
-//! bad params. Notifications never get one.
+//! bad params. Notifications never get one. A request whose `id` is not a
+//! string, number or null is an invalid request (answered with `id: null`),
+//! and a numeric id is echoed as it was written: serde_json reads an integer
+//! past 64 bits as a float, so the id's JSON text is taken from the line.
 
 use rmcp::RoleServer;
 use rmcp::model::{ClientRequest, JsonRpcMessage};
@@ -27,8 +30,8 @@ pub const INVALID_PARAMS: i64 = -32602;
 pub enum Incoming {
     /// A message for rmcp.
     Message(Box<RxJsonRpcMessage<RoleServer>>),
-    /// Not for rmcp: this answer goes back to the client.
-    Reply(Value),
+    /// Not for rmcp: this answer goes back to the client (one JSON text).
+    Reply(String),
     /// Nothing to do (an empty line, a notification nobody handles).
     Ignore,
 }
@@ -38,8 +41,32 @@ pub fn error_reply(id: Value, code: i64, message: impl Into<String>) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message.into()}})
 }
 
+/// `reply` as JSON text, with its `id` written as `raw` (a number's JSON
+/// text from the request) when there is one.
+fn reply_text(reply: Value, raw: Option<&str>) -> String {
+    match (raw, reply) {
+        (Some(raw), Value::Object(mut obj)) => {
+            // `id` goes where the reply's other fields are not: rebuild it
+            // by hand around the raw text.
+            obj.remove("id");
+            let rest = Value::Object(obj).to_string();
+            let rest = rest.strip_prefix('{').unwrap_or(&rest);
+            if rest == "}" {
+                format!("{{\"id\":{raw}}}")
+            } else {
+                format!("{{\"id\":{raw},{rest}")
+            }
+        }
+        (_, reply) => reply.to_string(),
+    }
+}
+
 /// The answer to a line over [`MAX_MESSAGE_BYTES`] (its id is never read).
-pub fn too_long() -> Value {
+pub fn too_long() -> String {
+    reply_text(too_long_reply(), None)
+}
+
+fn too_long_reply() -> Value {
     error_reply(
         Value::Null,
         PARSE_ERROR,
@@ -59,30 +86,40 @@ pub fn classify(line: &[u8]) -> Incoming {
     let text = match std::str::from_utf8(line) {
         Ok(t) => t,
         Err(e) => {
-            return Incoming::Reply(error_reply(
-                Value::Null,
-                PARSE_ERROR,
-                format!(
-                    "parse error: the message is not UTF-8 (invalid byte at offset {})",
-                    e.valid_up_to()
+            return reply(
+                error_reply(
+                    Value::Null,
+                    PARSE_ERROR,
+                    format!(
+                        "parse error: the message is not UTF-8 (invalid byte at offset {})",
+                        e.valid_up_to()
+                    ),
                 ),
-            ));
+                None,
+            );
         }
     };
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
-        Err(e) => return Incoming::Reply(error_reply(Value::Null, PARSE_ERROR, not_json(&e))),
+        Err(e) => return reply(error_reply(Value::Null, PARSE_ERROR, not_json(&e)), None),
     };
     let why = match value {
-        Value::Object(obj) => return classify_object(obj),
+        Value::Object(obj) => return classify_object(obj, text),
         Value::Array(_) => "batches are not supported: send one JSON-RPC object per line",
         _ => "a JSON-RPC message is an object",
     };
-    Incoming::Reply(error_reply(
-        Value::Null,
-        INVALID_REQUEST,
-        format!("invalid request: {why}"),
-    ))
+    reply(
+        error_reply(
+            Value::Null,
+            INVALID_REQUEST,
+            format!("invalid request: {why}"),
+        ),
+        None,
+    )
+}
+
+fn reply(value: Value, raw_id: Option<&str>) -> Incoming {
+    Incoming::Reply(reply_text(value, raw_id))
 }
 
 fn not_json(e: &serde_json::Error) -> String {
@@ -103,8 +140,30 @@ fn id_of(obj: &Map<String, Value>) -> Option<Value> {
         .cloned()
 }
 
-fn classify_object(obj: Map<String, Value>) -> Incoming {
+fn classify_object(obj: Map<String, Value>, text: &str) -> Incoming {
     let id = id_of(&obj);
+    // A numeric id as written (serde_json rounds big integers to floats).
+    let raw = match &id {
+        Some(Value::Number(_)) => raw_member(text, "id"),
+        _ => None,
+    };
+    if obj.get("method").is_some()
+        && obj
+            .get("id")
+            .is_some_and(|id| !(id.is_string() || id.is_number() || id.is_null()))
+    {
+        return reply(
+            error_reply(
+                Value::Null,
+                INVALID_REQUEST,
+                format!(
+                    "invalid request: id must be a string, a number or null, not {}",
+                    obj["id"]
+                ),
+            ),
+            None,
+        );
+    }
     let method = obj.get("method").and_then(Value::as_str).map(str::to_owned);
     let is_response = obj.contains_key("result") || obj.contains_key("error");
     if let (Some(method), Some(params)) = (&method, obj.get("params"))
@@ -112,13 +171,16 @@ fn classify_object(obj: Map<String, Value>) -> Incoming {
         && !params.is_array()
     {
         return match id {
-            Some(id) => Incoming::Reply(error_reply(
-                id,
-                INVALID_PARAMS,
-                format!(
-                    "invalid params for {method}: params must be an object (or be left out), not {params}"
+            Some(id) => reply(
+                error_reply(
+                    id,
+                    INVALID_PARAMS,
+                    format!(
+                        "invalid params for {method}: params must be an object (or be left out), not {params}"
+                    ),
                 ),
-            )),
+                raw,
+            ),
             None => Incoming::Ignore,
         };
     }
@@ -127,11 +189,14 @@ fn classify_object(obj: Map<String, Value>) -> Incoming {
         Ok(JsonRpcMessage::Request(req)) => match (&req.request, params_error(&value)) {
             // A known method whose params do not fit its schema is read as
             // a custom request: answer what is wrong with them instead.
-            (ClientRequest::CustomRequest(custom), Some(why)) => Incoming::Reply(error_reply(
-                json!(req.id),
-                INVALID_PARAMS,
-                format!("invalid params for {}: {why}", custom.method),
-            )),
+            (ClientRequest::CustomRequest(custom), Some(why)) => reply(
+                error_reply(
+                    json!(req.id),
+                    INVALID_PARAMS,
+                    format!("invalid params for {}: {why}", custom.method),
+                ),
+                raw,
+            ),
             _ => Incoming::Message(Box::new(JsonRpcMessage::Request(req))),
         },
         Ok(msg) => Incoming::Message(Box::new(msg)),
@@ -139,11 +204,94 @@ fn classify_object(obj: Map<String, Value>) -> Incoming {
         // sends no requests that a malformed one could belong to).
         Err(_) if method.is_some() && id.is_none() => Incoming::Ignore,
         Err(_) if is_response && method.is_none() => Incoming::Ignore,
-        Err(e) => Incoming::Reply(error_reply(
-            id.unwrap_or(Value::Null),
-            INVALID_REQUEST,
-            format!("invalid request: {e}"),
-        )),
+        Err(e) => reply(
+            error_reply(
+                id.unwrap_or(Value::Null),
+                INVALID_REQUEST,
+                format!("invalid request: {e}"),
+            ),
+            raw,
+        ),
+    }
+}
+
+/// The JSON text of member `key` of the object `text` (valid JSON, already
+/// parsed), the last one if it repeats, as serde_json keeps the last.
+fn raw_member<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    let mut found = None;
+    loop {
+        i = skip_ws(b, i);
+        match b.get(i)? {
+            b'}' => return found,
+            b',' => {
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        let key_end = skip_value(b, i)?;
+        let name: String = serde_json::from_str(&text[i..key_end]).ok()?;
+        i = skip_ws(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(b, i + 1);
+        let end = skip_value(b, start)?;
+        if name == key {
+            found = Some(&text[start..end]);
+        }
+        i = end;
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while b
+        .get(i)
+        .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the JSON value starting at `i` (valid JSON).
+fn skip_value(b: &[u8], i: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut j = i;
+    loop {
+        match *b.get(j)? {
+            b'"' => {
+                j += 1;
+                loop {
+                    match *b.get(j)? {
+                        b'\\' => j += 2,
+                        b'"' => break,
+                        _ => j += 1,
+                    }
+                }
+                j += 1;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                j += 1;
+            }
+            b'}' | b']' if depth > 0 => {
+                depth -= 1;
+                j += 1;
+            }
+            b',' | b'}' | b']' if depth == 0 => return Some(j),
+            c if depth == 0 && c.is_ascii_whitespace() => return Some(j),
+            _ => j += 1,
+        }
+        if depth == 0 && j > i && matches!(b[j - 1], b'"' | b'}' | b']') {
+            return Some(j);
+        }
     }
 }
 
@@ -183,7 +331,7 @@ mod tests {
 
     fn reply(line: &[u8]) -> Value {
         match classify(line) {
-            Incoming::Reply(v) => v,
+            Incoming::Reply(v) => serde_json::from_str(&v).unwrap(),
             Incoming::Message(m) => panic!("passed on: {m:?}"),
             Incoming::Ignore => panic!("ignored"),
         }
@@ -207,7 +355,7 @@ mod tests {
         assert!(reply(b"\xff\xfe").to_string().contains("not UTF-8"));
         let deep = reply(&"[".repeat(100_000).into_bytes());
         assert!(deep.to_string().contains("128 levels"), "{deep}");
-        assert!(too_long().to_string().contains("16 MiB"));
+        assert!(too_long().contains("16 MiB"));
     }
 
     #[test]
@@ -244,5 +392,36 @@ mod tests {
         ] {
             assert!(matches!(classify(line), Incoming::Ignore));
         }
+    }
+
+    #[test]
+    fn an_id_of_another_type_is_an_invalid_request_with_a_null_id() {
+        for id in ["{}", "[1]", "true", r#"{"a":[1,"]"]}"#] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#);
+            let v = reply(line.as_bytes());
+            assert_eq!(code_and_id(&v), (INVALID_REQUEST, Value::Null), "{v}");
+        }
+    }
+
+    #[test]
+    fn a_numeric_id_is_echoed_as_written() {
+        for id in [
+            "123456789012345678901234567890",
+            "18446744073709551615",
+            "-98765432109876543210",
+        ] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#);
+            let Incoming::Reply(text) = classify(line.as_bytes()) else {
+                panic!("{line} was not answered here");
+            };
+            assert!(text.starts_with(&format!(r#"{{"id":{id},"#)), "{text}");
+            let v: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(v["error"]["code"], INVALID_REQUEST, "{v}");
+        }
+        let line = br#"{ "jsonrpc":"2.0", "params" : [ 1, "}" ], "id" : 98765432109876543210123 , "method":"ping"}"#;
+        assert_eq!(
+            raw_member(std::str::from_utf8(line).unwrap(), "id"),
+            Some("98765432109876543210123")
+        );
     }
 }

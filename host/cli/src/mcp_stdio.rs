@@ -79,10 +79,7 @@ async fn read_lines(
             }
             Incoming::Reply(reply) => {
                 tracing::debug!("answered an unreadable message: {reply}");
-                if write_line(&output, reply.to_string().into_bytes())
-                    .await
-                    .is_err()
-                {
+                if write_line(&output, reply.into_bytes()).await.is_err() {
                     return;
                 }
             }

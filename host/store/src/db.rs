@@ -48,6 +48,14 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0012_path_bound",
         include_str!("../migrations/0012_path_bound.sql"),
     ),
+    (
+        "0013_journal_digest",
+        include_str!("../migrations/0013_journal_digest.sql"),
+    ),
+    (
+        "0014_run_epoch",
+        include_str!("../migrations/0014_run_epoch.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;
@@ -205,8 +213,15 @@ fn configure(
     };
     // A small WAL (256 pages) measured faster for small commits than the
     // default 1000 or larger: frames are rewritten in place, not appended.
+    // `secure_delete=FAST` zeroes what a change deletes from the pages it
+    // writes anyway (no extra I/O): a run's `--env` values, kept in its
+    // record while it may replay, are not left in freed space when the run
+    // ends (issue 41). Pages that go to the freelist whole (a large value's
+    // overflow pages, a removed file's chunks) are not zeroed: that would
+    // write every removed byte again.
     conn.execute_batch(&format!(
         "PRAGMA synchronous={sync};
+         PRAGMA secure_delete=FAST;
          PRAGMA foreign_keys=OFF;
          PRAGMA temp_store=MEMORY;
          PRAGMA cache_size=-32768;

@@ -95,6 +95,10 @@ pub struct FsError {
     pub message: String,
 }
 
+/// What a disk-full error says (see `reserve.rs`, which tells it apart from
+/// the quota's).
+pub(crate) const DISK_FULL: &str = "the disk holding the workspace file is full";
+
 impl FsError {
     /// The standard message: `<description>: <path>`.
     pub fn new(code: Errno, path: impl Into<String>) -> Self {
@@ -132,7 +136,7 @@ impl FsError {
             Some(rusqlite::ErrorCode::DiskFull) => FsError::custom(
                 Errno::ENOSPC,
                 "",
-                "no space left on device: the disk holding the workspace file is full (remove files to free space)",
+                format!("no space left on device: {DISK_FULL} (remove files to free space)"),
             ),
             Some(rusqlite::ErrorCode::ReadOnly) => FsError::custom(
                 Errno::EROFS,

@@ -53,7 +53,7 @@ impl Interrupts<'_> {
     /// Records a new pending interrupt (once; raising it again keeps the
     /// first). `rows` commit with it.
     pub fn raise(&self, i: &Interrupt, rows: &[JournalEntry]) -> Result<()> {
-        self.ws.meta_tx(|c| {
+        self.ws.run_tx(&i.run_id, |c| {
             insert_rows(c, &i.run_id, rows)?;
             c.prepare_cached(
                 "INSERT INTO interrupts (run_id, call_id, idx, module, function, payload, created_ns)

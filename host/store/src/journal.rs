@@ -25,8 +25,10 @@ pub struct JournalEntry {
     pub kind: EntryKind,
     /// The function, e.g. `append` or `ws:github.post-comment`.
     pub name: String,
-    /// A hash of the arguments, to detect a replay that diverges.
-    pub args_hash: i64,
+    /// The SHA-256 of the call's arguments, to detect a replay that
+    /// diverges. `None` for a row written by an older build, which kept
+    /// only 8 bytes of it: such a row matches no call with arguments.
+    pub args_digest: Option<ArgsDigest>,
     /// Whether the result is recorded (see [`EntryStatus`]).
     pub status: EntryStatus,
     /// The recorded result, once there is one.
@@ -39,6 +41,24 @@ pub struct JournalEntry {
     pub fallback: Option<Vec<u8>>,
 }
 
+/// A SHA-256 digest of a call's arguments (all zeros for a call that has
+/// none, such as a clock reading).
+pub type ArgsDigest = [u8; 32];
+
+/// The digest of a row that has only the 8-byte `args_hash` of an older
+/// build: a hash of 0 was a call without arguments; any other cannot be
+/// told apart from a colliding call, so it is unknown.
+fn legacy_digest(hash: i64) -> Option<ArgsDigest> {
+    (hash == 0).then_some([0; 32])
+}
+
+/// The 8-byte prefix kept in `args_hash` (the column older builds read).
+fn digest_prefix(d: &Option<ArgsDigest>) -> i64 {
+    d.map_or(0, |d| {
+        i64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
+    })
+}
+
 /// Builds the result bytes of the row that commits with a mutation, from
 /// the mutation's own return value (`&dyn Any` of the operation's output).
 pub type ResultEncoder = Box<dyn FnOnce(&dyn Any) -> Vec<u8>>;
@@ -48,6 +68,10 @@ struct Attached {
     /// Set once a transaction has written the rows (it may still roll back).
     written: bool,
     run_id: String,
+    /// The epoch the workspace handle claimed the run at (see `fence.rs`).
+    epoch: Option<i64>,
+    /// Set when the fence refused the rows.
+    fenced: bool,
     rows: Vec<JournalEntry>,
     /// The row of the mutation itself; its result comes from the encoder.
     last: Option<(JournalEntry, ResultEncoder)>,
@@ -66,6 +90,12 @@ pub(crate) fn write_attached(conn: &Connection, out: &dyn Any) -> Result<()> {
         let Some(att) = a.as_mut().filter(|att| !att.written) else {
             return Ok(());
         };
+        if let Some(epoch) = att.epoch
+            && let Err(e) = crate::fence::check(conn, &att.run_id, epoch)
+        {
+            att.fenced = true;
+            return Err(e);
+        }
         insert_rows(conn, &att.run_id, &att.rows)?;
         if let Some((row, encode)) = att.last.take() {
             let row = JournalEntry {
@@ -106,8 +136,8 @@ pub(crate) fn unpin_all(conn: &Connection, run_id: &str) -> Result<()> {
 /// Writes (or updates) journal rows inside an open transaction.
 pub(crate) fn insert_rows(conn: &Connection, run_id: &str, rows: &[JournalEntry]) -> Result<()> {
     let mut stmt = conn.prepare_cached(
-        "INSERT INTO journal (run_id, seq, kind, name, args_hash, status, result)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        "INSERT INTO journal (run_id, seq, kind, name, args_hash, status, result, args_digest)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (run_id, seq) DO UPDATE SET status = excluded.status, result = excluded.result",
     )?;
     for r in rows {
@@ -120,9 +150,10 @@ pub(crate) fn insert_rows(conn: &Connection, run_id: &str, rows: &[JournalEntry]
             r.seq as i64,
             r.kind,
             r.name,
-            r.args_hash,
+            digest_prefix(&r.args_digest),
             r.status,
-            result
+            result,
+            r.args_digest.as_ref().map(|d| &d[..]),
         ])?;
     }
     Ok(())
@@ -151,6 +182,8 @@ impl Journal<'_> {
             *a.borrow_mut() = Some(Attached {
                 written: false,
                 run_id: run_id.to_owned(),
+                epoch: self.ws.fences.epoch(run_id),
+                fenced: false,
                 rows,
                 last,
             })
@@ -159,6 +192,9 @@ impl Journal<'_> {
         let Some(att) = ATTACHED.with(|a| a.borrow_mut().take()) else {
             return (out, Some(Vec::new()));
         };
+        if att.fenced {
+            self.ws.fences.mark_fenced(run_id);
+        }
         if out.is_ok() && att.written {
             return (out, None);
         }
@@ -171,7 +207,7 @@ impl Journal<'_> {
         if rows.is_empty() {
             return Ok(());
         }
-        self.ws.meta_tx(|c| insert_rows(c, run_id, rows))
+        self.ws.run_tx(run_id, |c| insert_rows(c, run_id, rows))
     }
 
     /// Commits `rows` and output chunks of the run (channel 1 stdout, 2
@@ -183,7 +219,7 @@ impl Journal<'_> {
         rows: &[JournalEntry],
         chunks: &[(u8, Vec<u8>)],
     ) -> Result<()> {
-        self.ws.meta_tx(|c| {
+        self.ws.run_tx(run_id, |c| {
             insert_rows(c, run_id, rows)?;
             let next: i64 = c
                 .prepare_cached(
@@ -204,7 +240,7 @@ impl Journal<'_> {
     pub fn entries(&self, run_id: &str) -> Result<Vec<JournalEntry>> {
         self.ws.read_tx(|c| {
             let mut stmt = c.prepare_cached(
-                "SELECT seq, kind, name, args_hash, status, result FROM journal
+                "SELECT seq, kind, name, args_hash, status, result, args_digest FROM journal
                  WHERE run_id = ?1 ORDER BY seq",
             )?;
             let rows = stmt
@@ -213,7 +249,10 @@ impl Journal<'_> {
                         seq: r.get::<_, i64>(0)? as u64,
                         kind: r.get(1)?,
                         name: r.get(2)?,
-                        args_hash: r.get(3)?,
+                        args_digest: match r.get::<_, Option<Vec<u8>>>(6)? {
+                            Some(d) => d.try_into().ok(),
+                            None => legacy_digest(r.get(3)?),
+                        },
                         status: r.get(4)?,
                         result: r.get(5)?,
                         pins: Vec::new(),
@@ -258,7 +297,7 @@ mod tests {
             seq: 0,
             kind: EntryKind::Clock,
             name: "wall".into(),
-            args_hash: 0,
+            args_digest: Some([0; 32]),
             status: EntryStatus::Done,
             result: None,
             pins: Vec::new(),

@@ -110,8 +110,9 @@ fn sidecar(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// The files SQLite keeps next to a database.
-pub(crate) const SIDECARS: [&str; 4] = ["", "-wal", "-shm", "-journal"];
+/// The files SQLite keeps next to a database, and the workspace's reserve
+/// of disk space (`reserve.rs`).
+pub(crate) const SIDECARS: [&str; 5] = ["", "-wal", "-shm", "-journal", "-reserve"];
 
 /// Workspace files this process has open, by canonical path (with a count:
 /// one file may be open through several handles).

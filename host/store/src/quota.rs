@@ -84,20 +84,21 @@ fn adjust(conn: &Connection, delta: i64) -> Result<()> {
     Ok(())
 }
 
-/// At the end of a write transaction: `ENOSPC` if it stored more than it
+/// At the end of a write transaction: how many bytes it stored net of what
+/// it freed; `ENOSPC` if it stored more than it
 /// freed and the total is past the quota (the transaction then rolls
 /// back). Judging the net change lets a rewrite near the limit, or any
 /// change that shrinks a workspace already over it, go through.
-pub(crate) fn check(conn: &Connection) -> Result<()> {
+pub(crate) fn check(conn: &Connection) -> Result<i64> {
     let grown = GROWN.with(|g| g.replace(0));
     if grown <= 0 {
-        return Ok(());
+        return Ok(grown);
     }
     let (used, limit): (i64, i64) = conn
         .prepare_cached("SELECT stored_bytes, quota_bytes FROM workspace WHERE id = 1")?
         .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
     if used <= limit {
-        return Ok(());
+        return Ok(grown);
     }
     Err(FsError::custom(
         Errno::ENOSPC,

@@ -178,6 +178,9 @@ pub struct Claimed {
     pub spec: Option<String>,
     /// How many times it has been started, this one included.
     pub attempts: u32,
+    /// The run's epoch, bumped by this claim: writes for the run through
+    /// the claiming handle are fenced by it (see `fence.rs`).
+    pub epoch: i64,
 }
 
 fn lease_end(lease: Duration) -> i64 {
@@ -204,8 +207,8 @@ impl Runs<'_> {
         self.ws.meta_tx(|c| {
             insert_run(c, run)?;
             c.prepare_cached(
-                "UPDATE runs SET on_interrupt = ?2, spec = ?3, owner = ?4, lease_until_ns = ?5
-                 WHERE id = ?1",
+                "UPDATE runs SET on_interrupt = ?2, spec = ?3, owner = ?4, lease_until_ns = ?5,
+                 epoch = 1 WHERE id = ?1",
             )?
             .execute(params![
                 run.id,
@@ -215,7 +218,9 @@ impl Runs<'_> {
                 lease_end(durable.lease)
             ])?;
             Ok(())
-        })
+        })?;
+        self.ws.fences.hold(run.id, 1);
+        Ok(())
     }
 
     /// Records how a run ended, and drops what only an unfinished run
@@ -231,7 +236,7 @@ impl Runs<'_> {
                 format!("run {id} cannot end as {}: that is not an end", end.status),
             ));
         }
-        self.ws.meta_tx(|c| {
+        self.ws.run_tx(id, |c| {
             let n = c
                 .prepare_cached(
                     "UPDATE runs SET status = ?2, exit_code = ?3, value = ?4, error = ?5,
@@ -257,7 +262,9 @@ impl Runs<'_> {
                 ));
             }
             drop_durable_state(c, id)
-        })
+        })?;
+        self.ws.fences.let_go(id);
+        Ok(())
     }
 
     /// One run, with its output.
@@ -297,7 +304,7 @@ impl Runs<'_> {
         lease: Duration,
         owner_dead: &dyn Fn(&str) -> bool,
     ) -> Result<Option<Claimed>> {
-        self.ws.meta_tx(|c| {
+        let claimed = self.ws.meta_tx(|c| {
             let row = c
                 .prepare_cached(
                     "SELECT status, owner, lease_until_ns, backend, source, on_interrupt, spec, attempts
@@ -314,6 +321,7 @@ impl Runs<'_> {
                             on_interrupt: r.get(5)?,
                             spec: r.get(6)?,
                             attempts: r.get::<_, i64>(7)? as u32,
+                            epoch: 0,
                         },
                     ))
                 })
@@ -337,14 +345,21 @@ impl Runs<'_> {
             if !free {
                 return Ok(None);
             }
-            c.prepare_cached(
-                "UPDATE runs SET status = ?4, owner = ?2, lease_until_ns = ?3,
-                 attempts = attempts + 1 WHERE id = ?1",
-            )?
-            .execute(params![id, owner, lease_end(lease), RunStatus::Running])?;
+            claimed.epoch = c
+                .prepare_cached(
+                    "UPDATE runs SET status = ?4, owner = ?2, lease_until_ns = ?3,
+                     attempts = attempts + 1, epoch = epoch + 1 WHERE id = ?1 RETURNING epoch",
+                )?
+                .query_row(params![id, owner, lease_end(lease), RunStatus::Running], |r| {
+                    r.get(0)
+                })?;
             claimed.attempts += 1;
             Ok(Some(claimed))
-        })
+        })?;
+        if let Some(c) = &claimed {
+            self.ws.fences.hold(id, c.epoch);
+        }
+        Ok(claimed)
     }
 
     /// Gives up `owner`'s claim on run `id` without ending it (a claimed
@@ -352,7 +367,7 @@ impl Runs<'_> {
     /// `running` with no owner, so the next `recover` takes it. False if
     /// `owner` did not hold it.
     pub fn release(&self, id: &str, owner: &str) -> Result<bool> {
-        self.ws.meta_tx(|c| {
+        let released = self.ws.run_tx(id, |c| {
             let n = c
                 .prepare_cached(
                     "UPDATE runs SET owner = NULL, lease_until_ns = NULL
@@ -360,31 +375,45 @@ impl Runs<'_> {
                 )?
                 .execute(params![id, owner, RunStatus::Running])?;
             Ok(n == 1)
-        })
+        })?;
+        self.ws.fences.let_go(id);
+        Ok(released)
     }
 
-    /// Extends `owner`'s lease on run `id`. False if it no longer owns it.
+    /// Extends `owner`'s lease on run `id`. False if it no longer owns it
+    /// (nor, through a handle that claimed it, at the epoch it claimed:
+    /// the same process may have claimed it again since).
     pub fn renew_lease(&self, id: &str, owner: &str, lease: Duration) -> Result<bool> {
+        let epoch = self.ws.fences.epoch(id);
         self.ws.meta_tx(|c| {
             let n = c
                 .prepare_cached(
-                    "UPDATE runs SET lease_until_ns = ?3 WHERE id = ?1 AND owner = ?2 AND status = ?4",
+                    "UPDATE runs SET lease_until_ns = ?3
+                     WHERE id = ?1 AND owner = ?2 AND status = ?4 AND (?5 IS NULL OR epoch = ?5)",
                 )?
-                .execute(params![id, owner, lease_end(lease), RunStatus::Running])?;
+                .execute(params![
+                    id,
+                    owner,
+                    lease_end(lease),
+                    RunStatus::Running,
+                    epoch
+                ])?;
             Ok(n == 1)
         })
     }
 
     /// Parks run `id`: `waiting`, no owner. `rows` (journal rows) commit with it.
     pub fn park(&self, id: &str, rows: &[JournalEntry]) -> Result<()> {
-        self.ws.meta_tx(|c| {
+        self.ws.run_tx(id, |c| {
             insert_rows(c, id, rows)?;
             c.prepare_cached(
                 "UPDATE runs SET status = ?2, owner = NULL, lease_until_ns = NULL WHERE id = ?1",
             )?
             .execute(params![id, RunStatus::Waiting])?;
             Ok(())
-        })
+        })?;
+        self.ws.fences.let_go(id);
+        Ok(())
     }
 
     /// Runs that are `running` or `waiting`, for recovery.

@@ -64,6 +64,10 @@ pub struct Workspace {
     /// The canonical path noted in the process's list of open workspaces.
     registered: Option<PathBuf>,
     pub(crate) config: Config,
+    /// The durable runs this handle claimed, and at which epoch.
+    pub(crate) fences: crate::fence::Fences,
+    /// Disk space kept for removals and run records (`reserve.rs`).
+    reserve: crate::reserve::Reserve,
 }
 
 impl Workspace {
@@ -89,12 +93,19 @@ impl Workspace {
             access
         };
         let conn = db::open(path, access, config.durability, config.busy_timeout)?;
+        let reserve = if access.is_read_only() {
+            crate::reserve::Reserve::default()
+        } else {
+            crate::reserve::Reserve::keep(path)
+        };
         Ok(Workspace {
             conn: shared(conn, config.busy_timeout),
             audit_buffer: Mutex::new(Vec::new()),
             location: Some(path.to_path_buf()),
             registered: location::remember(path),
             config,
+            fences: Default::default(),
+            reserve,
         })
     }
 
@@ -114,6 +125,8 @@ impl Workspace {
             location: None,
             registered: None,
             config: Config::default(),
+            fences: Default::default(),
+            reserve: Default::default(),
         })
     }
 
@@ -181,10 +194,15 @@ impl Workspace {
             (_, None) => false,
         };
         if !joined {
-            let tx = Tx::begin(&conn.db, "BEGIN IMMEDIATE")?;
-            let out = self.change(&conn.db, f)?;
-            tx.commit()?;
-            return Ok(out);
+            let out = Tx::begin(&conn.db, "BEGIN IMMEDIATE").and_then(|tx| {
+                let out = self.change(&conn.db, f)?;
+                tx.commit()?;
+                Ok(out)
+            });
+            if let Err(e) = &out {
+                self.reserve.on_error(e);
+            }
+            return out;
         }
         let done = Tx::savepoint(&conn.db).and_then(|tx| {
             let out = self.change(&conn.db, f)?;
@@ -195,6 +213,9 @@ impl Workspace {
             // SQLite rolled the whole transaction back (a full disk, say):
             // the group's earlier changes went with it.
             conn.group_vanished();
+        }
+        if let Err(e) = &done {
+            self.reserve.on_error(e);
         }
         let out = done?;
         conn.counted(true)?;
@@ -211,7 +232,8 @@ impl Workspace {
         crate::quota::begin();
         crate::path_bound::begin();
         let out = f(conn)?;
-        crate::quota::check(conn)?;
+        let grown = crate::quota::check(conn)?;
+        self.reserve.check_growth(grown)?;
         // A durable run's journal rows commit with the mutation they record.
         crate::journal::write_attached(conn, &out)?;
         let (rev, log_on): (i64, bool) = conn
@@ -252,11 +274,16 @@ impl Workspace {
     /// returns, and never ahead of the changes it follows.
     pub(crate) fn meta_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let mut conn = self.lock();
-        conn.commit_group()?;
-        let tx = Tx::begin(&conn.db, "BEGIN IMMEDIATE")?;
-        let out = f(&conn.db)?;
-        tx.commit()?;
-        Ok(out)
+        let out = conn.commit_group().and_then(|()| {
+            let tx = Tx::begin(&conn.db, "BEGIN IMMEDIATE")?;
+            let out = f(&conn.db)?;
+            tx.commit()?;
+            Ok(out)
+        });
+        if let Err(e) = &out {
+            self.reserve.on_error(e);
+        }
+        out
     }
 
     /// The run records: create, finish, list, and the owners of durable runs.

@@ -410,9 +410,14 @@ impl Tools {
             .default_limits(&backend)
             .unwrap_or_else(|_| Limits::default());
         if let Some(ms) = a.timeout_ms {
-            if !(1..=MAX_TIMEOUT_MS).contains(&ms) {
+            if ms > MAX_TIMEOUT_MS {
                 return Err(ToolError(format!(
-                    "invalid timeoutMs {ms}: give milliseconds from 1 to {MAX_TIMEOUT_MS}"
+                    "invalid timeoutMs {ms}: too large: at most {MAX_TIMEOUT_MS} ms (an hour)"
+                )));
+            }
+            if ms < 1 {
+                return Err(ToolError(format!(
+                    "invalid timeoutMs {ms}: too small: give at least 1 millisecond"
                 )));
             }
             limits.timeout = Duration::from_millis(ms);

@@ -148,6 +148,26 @@ fn invalid_timeouts_are_refused() {
     }
 }
 
+/// A timeout past the maximum says it is too large and gives the maximum;
+/// one of 0 or less says it is too small (issue 41).
+#[test]
+fn a_timeout_too_large_says_so_with_the_maximum() {
+    let ws = Ws::new();
+    for t in ["--timeout=99999999999", "--timeout=inf"] {
+        let (code, message) = exec_err(&ws, &[t, "1"], "");
+        assert_eq!(code, "EINVAL", "{t}: {message}");
+        assert!(
+            message.contains("too large") && message.contains("31536000"),
+            "{t}: {message}"
+        );
+        assert!(!message.contains("above 0"), "{t}: {message}");
+    }
+    for t in ["--timeout=0", "--timeout=-1"] {
+        let (_, message) = exec_err(&ws, &[t, "1"], "");
+        assert!(message.contains("too small"), "{t}: {message}");
+    }
+}
+
 #[test]
 fn a_memory_bomb_fails_with_memory_limit_exceeded() {
     let ws = Ws::new();

@@ -71,7 +71,42 @@ async fn bad_params_are_invalid_params() {
         assert_eq!(reply["result"]["isError"], true, "{reply}");
         let text = reply["result"]["content"][0]["text"].as_str().unwrap();
         assert!(text.contains(&format!("invalid timeoutMs {ms}")), "{text}");
+        let bound = if ms == 0 { "too small" } else { "too large" };
+        assert!(text.contains(bound), "{text}");
+        if ms > 0 {
+            assert!(text.contains("3600000"), "{text}");
+        }
     }
     assert!(raw.hang_up().await.success());
     assert!(ws.json(&["runs"])["runs"].as_array().unwrap().is_empty());
+}
+
+/// JSON-RPC ids (issue 41): a request whose id is an object, array or
+/// boolean is an invalid request answered with `id: null` (it used to get
+/// no answer at all), and an integer id too large for 64 bits comes back as
+/// the client wrote it, not as a float.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ids_of_the_wrong_type_are_invalid_and_huge_ids_come_back_exact() {
+    let ws = Ws::new();
+    let mut raw = Raw::start(&ws, &["--readonly"], &[]).await;
+    for id in [r#"{"a":1}"#, "[1,2]", "true"] {
+        raw.send(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#))
+            .await;
+        let (code, got, message) = error_of(&raw.next().await);
+        assert_eq!((code, got), (-32600, Value::Null), "{id}: {message}");
+        assert!(message.contains("id must be"), "{message}");
+    }
+    let huge = "123456789012345678901234567890";
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":{huge},"method":"ping"}}"#
+    ))
+    .await;
+    let text = raw.next_text().await;
+    assert!(text.contains(&format!(r#""id":{huge}"#)), "{text}");
+    // An id within 64 bits is answered as usual, exactly.
+    raw.send(r#"{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}"#)
+        .await;
+    let text = raw.next_text().await;
+    assert!(text.contains(r#""id":9007199254740993"#), "{text}");
+    assert!(raw.hang_up().await.success());
 }

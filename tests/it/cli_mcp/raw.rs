@@ -49,12 +49,17 @@ impl Raw {
 
     /// The next message from the server.
     pub async fn next(&mut self) -> Value {
-        let line = tokio::time::timeout(Duration::from_secs(60), self.lines.next_line())
+        let line = self.next_text().await;
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    }
+
+    /// The next message from the server, as the line it wrote.
+    pub async fn next_text(&mut self) -> String {
+        tokio::time::timeout(Duration::from_secs(60), self.lines.next_line())
             .await
             .expect("an answer within a minute")
             .unwrap()
-            .expect("stdout is open");
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+            .expect("stdout is open")
     }
 
     /// Starts `tools/call exec` of `command` as request `id`.

@@ -102,7 +102,7 @@ impl RunState {
     pub(crate) fn module_call(
         &mut self,
         target: &str,
-        hash: i64,
+        hash: store::ArgsDigest,
         call: impl FnOnce(&mut CallContext) -> Result<String, ModuleError>,
         module: &str,
         function: &str,
@@ -133,7 +133,7 @@ impl RunState {
 struct ModuleCall<'a> {
     journal: &'a SharedJournal,
     target: &'a str,
-    hash: i64,
+    hash: store::ArgsDigest,
 }
 
 impl ModuleCall<'_> {
@@ -189,6 +189,11 @@ impl ModuleCall<'_> {
         if ctx.parked() {
             return Err(HostError::Parked);
         }
+        // An answer that did not match what the operator saw (see
+        // `answer_or_park`) fails the run, whatever the module made of it.
+        if let Some(d) = journal::lock(j).diverged.clone() {
+            return Err(HostError::Diverged(d));
+        }
         self.commit(seq, &out)?;
         Ok(out)
     }
@@ -221,7 +226,7 @@ struct DurableCall {
     journal: SharedJournal,
     seq: u64,
     target: String,
-    hash: i64,
+    hash: store::ArgsDigest,
 }
 
 impl InterruptSource for DurableCall {
@@ -241,7 +246,25 @@ impl InterruptSource for DurableCall {
             .get(&run_id, call_id, index)
             .map_err(HostError::Store)?;
         match recorded {
-            Some(i) => i.answer.map(|text| parse_answer(&text)).transpose(),
+            Some(i) => {
+                // The answer was given to exactly what the operator was
+                // shown: a replay that asks about anything else (another
+                // comment, another amount) must not get it.
+                let asked = payload.to_string();
+                if i.payload != asked || i.module != module || i.function != function {
+                    let msg = format!(
+                        "nondeterministic replay: interrupt {index} of call {call_id} ({}.{}) was answered for \
+                         the payload {}, but the replay asks {module}.{function} about {}; the answer is not applied",
+                        i.module,
+                        i.function,
+                        short(&i.payload),
+                        short(&asked),
+                    );
+                    j.diverged = Some(msg.clone());
+                    return Err(HostError::Diverged(msg));
+                }
+                i.answer.map(|text| parse_answer(&text)).transpose()
+            }
             None => {
                 let rows = j.take_pending();
                 let raised = Interrupt {
@@ -278,6 +301,14 @@ impl InterruptSource for DurableCall {
     }
 }
 
+/// A payload for an error message: at most 200 characters of it.
+fn short(text: &str) -> String {
+    match text.char_indices().nth(200) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 /// The stored form of an answer: `{"approved": V}` or
 /// `{"rejected": REASON, "value": V}`.
 pub(crate) fn answer_json(a: &Answer) -> String {
@@ -308,7 +339,7 @@ pub(crate) fn journalled_read<T: Serialize + DeserializeOwned>(
     ws: &Arc<Workspace>,
     j: &SharedJournal,
     name: &'static str,
-    hash: i64,
+    hash: store::ArgsDigest,
     op: impl FnOnce(&Workspace) -> Result<T, FsError>,
 ) -> Result<Result<T, FsError>, HostError> {
     let step = journal::lock(j).step(EntryKind::Fs, name, hash);
@@ -356,7 +387,7 @@ pub(crate) fn journalled_bytes(
     ws: &Arc<Workspace>,
     j: &SharedJournal,
     name: &'static str,
-    hash: i64,
+    hash: store::ArgsDigest,
     op: impl FnOnce(&Workspace) -> Result<(Vec<u8>, Vec<store::ChunkPiece>), FsError>,
 ) -> Result<Result<Vec<u8>, FsError>, HostError> {
     let step = journal::lock(j).step(EntryKind::Fs, name, hash);
@@ -409,7 +440,7 @@ pub(crate) fn journalled_mutation<T: Serialize + DeserializeOwned>(
     ws: &Arc<Workspace>,
     j: &SharedJournal,
     name: &'static str,
-    hash: i64,
+    hash: store::ArgsDigest,
     encode_ok: store::ResultEncoder,
     op: impl FnOnce(&Workspace) -> Result<T, FsError>,
 ) -> Result<Result<T, FsError>, HostError> {
@@ -441,6 +472,15 @@ pub(crate) fn journalled_mutation<T: Serialize + DeserializeOwned>(
             status
         });
     let out = result.expect("the operation ran");
+    if ws.is_fenced(&run_id) {
+        // Another process took the run over: the change was not made, and
+        // the guest must not go on as if it had been.
+        let why = match &out {
+            Err(e) => e.message.clone(),
+            Ok(_) => format!("run {run_id} was taken over by another process"),
+        };
+        return Err(HostError::Fenced(why));
+    }
     if let Some(rows) = left {
         // Nothing committed: a failure, or a call with nothing to change.
         let mut j = journal::lock(j);

@@ -10,7 +10,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use computer_store::{EntryKind, EntryStatus, JournalEntry, Workspace};
+use computer_store::{ArgsDigest, EntryKind, EntryStatus, JournalEntry, Workspace};
 
 use crate::host::error::HostError;
 use crate::run::output::Sink;
@@ -69,15 +69,19 @@ pub(crate) fn lock(j: &SharedJournal) -> MutexGuard<'_, Journal> {
     j.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// A stable 64-bit digest of a call's arguments.
-pub(crate) fn args_hash(parts: &[&[u8]]) -> i64 {
+/// The digest of a call without arguments (a clock reading).
+pub(crate) const NO_ARGS: ArgsDigest = [0; 32];
+
+/// The SHA-256 of a call's arguments, whole: a replay matches a recorded
+/// call only by all 32 bytes (a prefix of 8 can be made to collide in
+/// minutes, which let a replay act on arguments the journal never saw).
+pub(crate) fn args_hash(parts: &[&[u8]]) -> ArgsDigest {
     let mut h = Sha256::new();
     for p in parts {
         h.update((p.len() as u64).to_le_bytes());
         h.update(p);
     }
-    let d = h.finalize();
-    i64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
+    h.finalize().into()
 }
 
 impl Journal {
@@ -119,7 +123,12 @@ impl Journal {
     }
 
     /// Takes the next position for a call of `kind`/`name` with `hash`.
-    pub fn step(&mut self, kind: EntryKind, name: &str, hash: i64) -> Result<Step, HostError> {
+    pub fn step(
+        &mut self,
+        kind: EntryKind,
+        name: &str,
+        hash: ArgsDigest,
+    ) -> Result<Step, HostError> {
         if let Some(d) = &self.diverged {
             return Err(HostError::Diverged(d.clone()));
         }
@@ -128,24 +137,31 @@ impl Journal {
         let Some(e) = self.recorded.get(seq as usize) else {
             return Ok(Step::Fresh(seq));
         };
-        if e.kind != kind || e.name != name || e.args_hash != hash {
+        if e.kind != kind || e.name != name || e.args_digest != Some(hash) {
             let same_call = e.kind == kind && e.name == name;
-            let msg = format!(
-                "nondeterministic replay at call #{seq}: the journal recorded {}.{}{}, but the run now made {kind}.{name}{}; \
-                 the run's behaviour depends on something outside the journal",
-                e.kind,
-                e.name,
-                if same_call {
-                    " with other arguments"
-                } else {
-                    ""
-                },
-                if same_call {
-                    " with different arguments"
-                } else {
-                    ""
-                },
-            );
+            let msg = if same_call && e.args_digest.is_none() {
+                format!(
+                    "nondeterministic replay at call #{seq}: the journal row of {kind}.{name} was written by an older \
+                     version that kept only part of its arguments' digest, so the call cannot be matched safely"
+                )
+            } else {
+                format!(
+                    "nondeterministic replay at call #{seq}: the journal recorded {}.{}{}, but the run now made {kind}.{name}{}; \
+                     the run's behaviour depends on something outside the journal",
+                    e.kind,
+                    e.name,
+                    if same_call {
+                        " with other arguments"
+                    } else {
+                        ""
+                    },
+                    if same_call {
+                        " with different arguments"
+                    } else {
+                        ""
+                    },
+                )
+            };
             self.diverged = Some(msg.clone());
             return Err(HostError::Diverged(msg));
         }
@@ -160,7 +176,7 @@ impl Journal {
         seq: u64,
         kind: EntryKind,
         name: &str,
-        hash: i64,
+        hash: ArgsDigest,
         status: EntryStatus,
         result: Option<Vec<u8>>,
     ) -> JournalEntry {
@@ -168,7 +184,7 @@ impl Journal {
             seq,
             kind,
             name: name.to_owned(),
-            args_hash: hash,
+            args_digest: Some(hash),
             status,
             result,
             pins: Vec::new(),
@@ -294,7 +310,7 @@ impl Journal {
 
     /// A monotonic reading, recorded or fresh.
     pub fn monotonic_now(&mut self) -> Result<u64, HostError> {
-        match self.step(EntryKind::Clock, "monotonic", 0)? {
+        match self.step(EntryKind::Clock, "monotonic", NO_ARGS)? {
             Step::Replay(bytes) => {
                 let v = decode_u64(&bytes);
                 self.mono_last = v;
@@ -316,7 +332,7 @@ impl Journal {
 
     /// A wall-clock reading (nanoseconds since the epoch), recorded or fresh.
     pub fn wall_now(&mut self) -> Result<Duration, HostError> {
-        match self.step(EntryKind::Clock, "wall", 0)? {
+        match self.step(EntryKind::Clock, "wall", NO_ARGS)? {
             Step::Replay(bytes) => Ok(Duration::from_nanos(decode_u64(&bytes))),
             Step::Fresh(seq) | Step::Repeat(seq) | Step::Unsafe(seq) => {
                 let now = std::time::SystemTime::now()
@@ -355,7 +371,7 @@ impl Journal {
     }
 
     fn record_value(&mut self, seq: u64, kind: EntryKind, name: &str, result: Vec<u8>) {
-        let row = Journal::entry(seq, kind, name, 0, EntryStatus::Done, Some(result));
+        let row = Journal::entry(seq, kind, name, NO_ARGS, EntryStatus::Done, Some(result));
         if let Err(e) = self.record(row) {
             // The rows stay queued; the next transaction retries them.
             tracing::warn!(run = %self.run_id, "cannot commit journal rows yet: {e}");

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use computer_store::{EntryKind, Workspace};
+use computer_store::{EntryKind, JournalEntry, Workspace};
 
 use super::Journal;
 
@@ -37,4 +37,59 @@ fn consecutive_clock_readings_share_a_row_and_replay_one_by_one() {
     assert_eq!(replay.monotonic_now().unwrap(), after);
     // Past the journal, time goes on from the last reading.
     assert!(replay.monotonic_now().unwrap() >= after);
+}
+
+/// A replayed call matches its row only by the whole digest: one that
+/// shares the first 8 bytes (what older builds compared) is another call,
+/// and so is a row of an older build (no digest) for a call with arguments.
+#[test]
+fn a_call_matches_its_row_by_the_whole_digest() {
+    use computer_store::EntryStatus;
+
+    use super::{Step, args_hash};
+
+    let ws = Arc::new(Workspace::in_memory().unwrap());
+    let mine = args_hash(&[b"ws:gate.ask", b"[\"deploy\"]"]);
+    let mut colliding = mine;
+    colliding[31] ^= 1;
+    let row = |seq, digest| JournalEntry {
+        args_digest: digest,
+        ..Journal::entry(
+            seq,
+            EntryKind::Module,
+            "ws:gate.ask",
+            mine,
+            EntryStatus::Done,
+            Some(vec![]),
+        )
+    };
+    ws.journal()
+        .commit(
+            "r",
+            &[
+                row(0, Some(mine)),
+                row(1, Some(colliding)),
+                row(2, Some(mine)),
+            ],
+        )
+        .unwrap();
+
+    let mut replay = Journal::load(ws.clone(), "r").unwrap();
+    assert!(matches!(
+        replay.step(EntryKind::Module, "ws:gate.ask", mine),
+        Ok(Step::Replay(_))
+    ));
+    let Err(e) = replay.step(EntryKind::Module, "ws:gate.ask", mine) else {
+        panic!("a row with the same 8-byte prefix matched");
+    };
+    assert!(e.to_string().contains("with other arguments"), "{e}");
+
+    let mut replay = Journal::load(ws, "r").unwrap();
+    // As the store loads a row of an older build with a nonzero hash.
+    replay.recorded[2].args_digest = None;
+    replay.next = 2;
+    let Err(e) = replay.step(EntryKind::Module, "ws:gate.ask", mine) else {
+        panic!("an older build's row matched");
+    };
+    assert!(e.to_string().contains("older version"), "{e}");
 }

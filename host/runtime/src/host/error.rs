@@ -40,6 +40,10 @@ pub(crate) enum HostError {
     /// An interrupt parked the run: it waits for an answer.
     #[error("the run is waiting for an answer")]
     Parked,
+    /// Another process took the run over: this one's write for it was
+    /// refused (see the store's `fence.rs`).
+    #[error("{0}")]
+    Fenced(String),
 }
 
 impl HostError {
@@ -50,6 +54,7 @@ impl HostError {
             HostError::Diverged(_) => Some(Stop::Diverged),
             HostError::Journal(_) => Some(Stop::Journal),
             HostError::Parked => Some(Stop::Parked),
+            HostError::Fenced(_) => Some(Stop::LeaseLost),
             HostError::Unreadable { .. }
             | HostError::Store(_)
             | HostError::RaiseInterrupt(_)

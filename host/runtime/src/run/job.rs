@@ -155,6 +155,19 @@ impl Job {
         if let Some(j) = &journal {
             outcome = self.settle_journal(j, outcome);
         }
+        if self.workspace.is_fenced(&self.run_id) {
+            // Whatever this attempt made of it, a write for the run was
+            // refused: another process runs it now, and its record is that
+            // process's to end.
+            outcome = Outcome {
+                lease_lost: true,
+                ..Outcome::failed(
+                    "fenced: another process took the run over (this process's lease on it ran out), \
+                     so nothing more of this attempt was recorded"
+                        .into(),
+                )
+            };
+        }
         self.finish(outcome, &stdout, &stderr, &events, started)
     }
 

@@ -147,6 +147,13 @@ pub(crate) fn watched_store(
         }
         if let Some(j) = &state.journal {
             let mut j = journal::lock(j);
+            if j.ws.is_fenced(&j.run_id) {
+                drop(j);
+                state.stop = Some(Stop::LeaseLost);
+                return Err(wasmtime::Error::msg(
+                    "fenced: another process took the run over",
+                ));
+            }
             j.flush_if_stale();
             if j.failure.is_some() || j.diverged.is_some() {
                 drop(j);

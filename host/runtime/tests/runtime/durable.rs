@@ -25,7 +25,9 @@ fn workspace() -> (tempfile::TempDir, Arc<Workspace>) {
 
 /// `ws:gate`: `ask(what)` waits for an approval and returns the answer;
 /// `send(what)` marks itself unsafe to repeat and counts; `flip()` is a
-/// function that only exists once `extra` is set.
+/// function that only exists once `extra` is set; `post()` asks to post
+/// `comment` (state outside the journal, as a module's remote data is) and
+/// posts what it asked about.
 #[derive(Default)]
 struct Gate {
     /// Executions of each function (replayed calls do not execute).
@@ -33,6 +35,8 @@ struct Gate {
     sends: AtomicUsize,
     call_ids: Mutex<Vec<String>>,
     extra: AtomicBool,
+    comment: Mutex<String>,
+    posted: Mutex<Vec<String>>,
 }
 
 impl HostModule for Gate {
@@ -43,7 +47,7 @@ impl HostModule for Gate {
             result: None,
             docs: String::new(),
         };
-        let mut out = vec![f("ask"), f("send")];
+        let mut out = vec![f("ask"), f("send"), f("post")];
         if self.extra.load(Ordering::SeqCst) {
             out.push(f("extra"));
         }
@@ -67,6 +71,12 @@ impl HostModule for Gate {
                 ctx.unsafe_to_repeat()?;
                 let n = self.sends.fetch_add(1, Ordering::SeqCst) + 1;
                 Ok(json!(n))
+            }
+            "post" => {
+                let comment = self.comment.lock().unwrap().clone();
+                ctx.interrupt(json!({"comment": comment}))?;
+                self.posted.lock().unwrap().push(comment.clone());
+                Ok(json!(comment))
             }
             _ => Ok(Value::Null),
         }
@@ -390,6 +400,83 @@ gate.ask("x");
     // Nothing of the diverging path took effect.
     assert!(ws.read("/work/a").is_err());
     assert_eq!(read(&ws, "/work/b"), "2");
+}
+
+/// The journal matches a replayed call by the whole SHA-256 of its
+/// arguments: a recorded row that shares only the first 8 bytes of the
+/// digest (a pair of such calls takes minutes to find) is another call,
+/// so the run fails instead of using the answer given for it.
+#[test]
+fn a_journal_row_sharing_only_the_digest_prefix_is_another_call() {
+    let (d, ws, rt, gate) = setup();
+    let r = exec(
+        &rt,
+        &ws,
+        "import { ask } from \"ws:gate\";\nask(\"deploy\");",
+    );
+    assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
+    let p = ws.interrupts().pending().unwrap().remove(0);
+    // Forge the row as a colliding call's: same 8-byte prefix (the
+    // `args_hash` column too), other bytes after it.
+    let db = rusqlite::Connection::open(d.path().join("ws.db")).unwrap();
+    let find = "SELECT args_digest FROM journal WHERE run_id = ?1 AND kind = 'module'";
+    let mut digest: Vec<u8> = db.query_row(find, [&p.run_id], |r| r.get(0)).unwrap();
+    assert_eq!(digest.len(), 32);
+    for b in &mut digest[8..] {
+        *b = !*b;
+    }
+    let changed = db
+        .execute(
+            "UPDATE journal SET args_digest = ?2 WHERE run_id = ?1 AND kind = 'module'",
+            rusqlite::params![p.run_id, digest],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(db);
+    let r2 = resume(&rt, &ws, &p, Answer::Approved(json!("yes")));
+    assert_eq!(r2.status, RunStatus::Failed, "{}", describe(&r2));
+    let err = r2.error.clone().unwrap_or_default();
+    assert!(
+        err.contains("nondeterministic replay") && err.contains("ws:gate.ask"),
+        "{}",
+        describe(&r2)
+    );
+    assert_eq!(
+        gate.asks.load(Ordering::SeqCst),
+        1,
+        "the replay never asked"
+    );
+}
+
+/// An answer is bound to the payload the operator saw: a replay whose
+/// module asks about something else (here the comment changed outside the
+/// journal, with the same arguments) fails as nondeterministic, and the
+/// module does not act on the other comment.
+#[test]
+fn an_answer_applies_only_to_the_payload_it_was_given_for() {
+    let (_d, ws, rt, gate) = setup();
+    *gate.comment.lock().unwrap() = "looks good".into();
+    let r = exec(
+        &rt,
+        &ws,
+        "import { post } from \"ws:gate\";\nconsole.log(post());",
+    );
+    assert_eq!(r.status, RunStatus::Waiting, "{}", describe(&r));
+    let p = ws.interrupts().pending().unwrap().remove(0);
+    assert_eq!(p.payload, r#"{"comment":"looks good"}"#);
+    *gate.comment.lock().unwrap() = "rm -rf everything".into();
+    let r2 = resume(&rt, &ws, &p, Answer::Approved(json!(true)));
+    assert_eq!(r2.status, RunStatus::Failed, "{}", describe(&r2));
+    let err = r2.error.clone().unwrap_or_default();
+    assert!(
+        err.contains("nondeterministic replay")
+            && err.contains("looks good")
+            && err.contains("rm -rf everything"),
+        "{}",
+        describe(&r2)
+    );
+    assert!(gate.posted.lock().unwrap().is_empty(), "nothing was posted");
+    assert_eq!(s(&r2.stdout), "");
 }
 
 #[test]

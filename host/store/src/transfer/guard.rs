@@ -86,7 +86,6 @@ impl Guard {
     }
 }
 
-pub(crate) const LIVE_FILE: &str =
-    "it is the database of a workspace open in this process (or its -wal, -shm or -journal file)";
+pub(crate) const LIVE_FILE: &str = "it is the database of a workspace open in this process (or its -wal, -shm, -journal or -reserve file)";
 pub(crate) const LIVE_DIR: &str =
     "it is a host directory holding the database of a workspace open in this process";

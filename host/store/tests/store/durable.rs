@@ -20,7 +20,7 @@ fn row(seq: u64, name: &str) -> JournalEntry {
         seq,
         kind: EntryKind::Fs,
         name: name.into(),
-        args_hash: seq as i64,
+        args_digest: Some([seq as u8; 32]),
         status: EntryStatus::Done,
         result: Some(vec![seq as u8]),
         pins: Vec::new(),
@@ -260,4 +260,151 @@ fn a_row_whose_chunk_is_gone_keeps_its_fallback() {
         ws.journal().entries("r").unwrap()[0].result.as_deref(),
         Some(&b"inline copy"[..])
     );
+}
+
+/// The whole SHA-256 of a call's arguments is kept: two calls whose digests
+/// share the first 8 bytes (a pair found in minutes) are told apart. A row
+/// of an older build, which kept only those 8 bytes, matches no call with
+/// arguments.
+#[test]
+fn journal_rows_keep_the_whole_args_digest() {
+    let (d, ws) = ws();
+    start(&ws, "r", "me");
+    let mut digest = [0u8; 32];
+    digest[..8].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    digest[31] = 9;
+    let r = JournalEntry {
+        args_digest: Some(digest),
+        ..row(0, "write")
+    };
+    ws.journal().commit("r", &[r, row(1, "clock")]).unwrap();
+    let rows = ws.journal().entries("r").unwrap();
+    assert_eq!(rows[0].args_digest, Some(digest));
+    // Rows as an older build wrote them: the 8-byte hash, no digest.
+    rusqlite::Connection::open(d.path().join("ws.db"))
+        .unwrap()
+        .execute(
+            "UPDATE journal SET args_digest = NULL, args_hash = CASE seq WHEN 0 THEN 42 ELSE 0 END",
+            [],
+        )
+        .unwrap();
+    let rows = ws.journal().entries("r").unwrap();
+    assert_eq!(rows[0].args_digest, None, "unknown: it matches nothing");
+    assert_eq!(
+        rows[1].args_digest,
+        Some([0; 32]),
+        "a call without arguments"
+    );
+}
+
+/// Fencing: once another handle (another process) has claimed a run, every
+/// write the first owner makes for it fails as "fenced" in its own
+/// transaction (journal rows and the file change they record, output,
+/// interrupts, park, finish) and the handle says so; the new owner's
+/// writes go through.
+#[test]
+fn a_stale_owner_is_fenced_off_every_write_for_the_run() {
+    let (d, first) = ws();
+    start(&first, "r", "first");
+    first.journal().commit("r", &[row(0, "read")]).unwrap();
+    let second = Workspace::open(d.path().join("ws.db")).unwrap();
+    // The first owner looks dead to the second (its lease ran out).
+    let claimed = second
+        .runs()
+        .claim("r", "second", Duration::from_secs(60), &|_| true)
+        .unwrap()
+        .unwrap();
+    assert_eq!(claimed.epoch, 2, "the creation was epoch 1");
+    assert!(!first.is_fenced("r"));
+
+    let fenced = |e: computer_store::FsError| {
+        assert!(e.message.contains("fenced"), "{e}");
+    };
+    fenced(first.journal().commit("r", &[row(1, "read")]).unwrap_err());
+    assert!(first.is_fenced("r"));
+    let (out, left) = first.journal().commit_with(
+        "r",
+        vec![row(1, "read")],
+        Some((
+            row(2, "write"),
+            Box::new(|_: &dyn std::any::Any| vec![1u8]) as _,
+        )),
+        || first.write("/stale", b"x", &WriteOptions::default()),
+    );
+    fenced(out.unwrap_err());
+    assert!(left.is_some(), "nothing was committed");
+    assert!(
+        !second.exists("/stale").unwrap(),
+        "the change rolled back with its rows"
+    );
+    fenced(
+        first
+            .journal()
+            .commit_output("r", &[], &[(1, b"stale output".to_vec())])
+            .unwrap_err(),
+    );
+    let interrupt = Interrupt {
+        run_id: "r".into(),
+        call_id: "r/1".into(),
+        index: 0,
+        module: "m".into(),
+        function: "f".into(),
+        payload: "{}".into(),
+        created_ns: 0,
+        answer: None,
+    };
+    fenced(first.interrupts().raise(&interrupt, &[]).unwrap_err());
+    fenced(first.runs().park("r", &[]).unwrap_err());
+    fenced(
+        first
+            .runs()
+            .finish("r", &RunEnd::new(RunStatus::Failed))
+            .unwrap_err(),
+    );
+    assert!(
+        !first
+            .runs()
+            .renew_lease("r", "first", Duration::from_secs(60))
+            .unwrap()
+    );
+
+    // Nothing of the first owner's landed; the second owner's writes do.
+    assert_eq!(second.journal().entries("r").unwrap(), vec![row(0, "read")]);
+    assert_eq!(
+        second.journal().emitted_output("r").unwrap(),
+        (vec![], vec![])
+    );
+    assert!(second.interrupts().pending().unwrap().is_empty());
+    let record = second.runs().get("r").unwrap().unwrap();
+    assert_eq!(record.status, RunStatus::Running);
+    second.journal().commit("r", &[row(1, "read")]).unwrap();
+    second
+        .runs()
+        .finish("r", &RunEnd::new(RunStatus::Completed))
+        .unwrap();
+    assert!(!second.is_fenced("r"));
+}
+
+/// The same process claiming a run again (a resume after a park) bumps
+/// the epoch too: a handle that claimed an older attempt is fenced.
+#[test]
+fn a_later_claim_by_the_same_owner_fences_the_earlier_attempt() {
+    let (d, first) = ws();
+    start(&first, "r", "me");
+    first.runs().park("r", &[]).unwrap();
+    let other = Workspace::open(d.path().join("ws.db")).unwrap();
+    // Pretend `first` still runs attempt 1 (a stale handle of this process).
+    first
+        .runs()
+        .claim("r", "me", Duration::from_secs(60), &|_| false)
+        .unwrap()
+        .unwrap();
+    let again = other
+        .runs()
+        .claim("r", "me", Duration::from_secs(60), &|_| false)
+        .unwrap()
+        .unwrap();
+    assert_eq!(again.epoch, 3);
+    assert!(first.journal().commit("r", &[row(0, "read")]).is_err());
+    other.journal().commit("r", &[row(0, "read")]).unwrap();
 }

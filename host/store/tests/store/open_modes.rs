@@ -51,11 +51,13 @@ fn a_new_file_is_linked_into_place_whole_and_leaves_no_temporary_behind() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("w.db");
     drop(open(&db, OpenMode::Create).unwrap());
-    let names: Vec<String> = std::fs::read_dir(dir.path())
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert_eq!(names, ["w.db"]);
+    names.sort();
+    // The file and its reserve of disk space (`reserve.rs`).
+    assert_eq!(names, ["w.db", "w.db-reserve"]);
     // Whole: a header and the schema, so reopening finds a workspace, not an empty file.
     assert!(std::fs::metadata(&db).unwrap().len() > 0);
     open(&db, OpenMode::Existing).unwrap();

@@ -114,7 +114,8 @@ fn exec_caps_each_stream_at_64_kib_and_keeps_the_whole_stream() {
 #[test]
 fn exec_timeout_exits_124() {
     let (_ws, tools) = exec_tools();
-    let started = std::time::Instant::now();
+    // The loop never ends: the exit code and status are the timeout's doing
+    // (no bound on how long it took, which depends on the machine).
     let v = ok(
         &tools,
         "exec",
@@ -122,7 +123,6 @@ fn exec_timeout_exits_124() {
     );
     assert_eq!(v["exitCode"], 124, "{v}");
     assert_eq!(v["status"], "timed_out");
-    assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
 
 #[test]

@@ -118,10 +118,10 @@ fn traps_timeouts_and_memory_fail_the_call_not_the_module() {
     let msg = failed(call(&m, "boom", json!([])));
     assert!(msg.starts_with("ws:kinds.boom trapped:"), "{msg}");
 
-    let started = Instant::now();
+    // `spin` never returns: that the call ends at all is the timeout's doing
+    // (no bound on how long it took, which depends on the machine).
     let msg = failed(call(&m, "spin", json!([])));
     assert!(msg.contains("ws:kinds.spin timed out after 300ms"), "{msg}");
-    assert!(started.elapsed() < Duration::from_secs(10));
 
     let msg = failed(call(&m, "hog", json!([])));
     assert!(
