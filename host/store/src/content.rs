@@ -521,7 +521,10 @@ pub(crate) fn patch(
     release_chunks(conn, &old)
 }
 
-/// What [`patch`] changes: see there.
+/// An in-place change of a file (`Workspace::patch`): its new size, and the
+/// chunks that changed. Chunk `i` of the result is `pages`' entry for `i`
+/// (its bytes from the chunk's start, zeros after them), else the stored
+/// chunk's bytes below `keep` and zeros from `keep` on.
 #[derive(Debug, Clone, Copy)]
 pub struct Patch<'a> {
     /// The file's new size.
