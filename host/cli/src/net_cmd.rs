@@ -14,7 +14,7 @@ pub enum NetCommand {
     // The help texts are attributes, not doc comments: rustdoc would read
     // `[:PORT]` and `[::1]` as links.
     #[command(
-        about = "Allow HTTP to HOST[:PORT] (any port without one); *.example.com allows its subdomains, * every host"
+        about = "Allow HTTP to HOST[:PORT] (any port without one); *.example.com allows its subdomains, * every host but this machine and private networks (name those)"
     )]
     Allow {
         #[arg(

@@ -1,7 +1,9 @@
 //! Allow-list entries: which hosts outgoing HTTP may reach.
 //!
 //! An entry is `host` (any port) or `host:port`; `*.example.com` allows the
-//! subdomains of `example.com`, and `*` any host. Hosts compare
+//! subdomains of `example.com`, and `*` any host; neither wildcard reaches
+//! this machine or a private network (`is_internal_host`): an entry must name
+//! those. Hosts compare
 //! case-insensitively; IPv6 addresses are written in brackets
 //! (`[::1]:8080`). An empty list allows nothing.
 
