@@ -39,7 +39,8 @@ fn python_sleeps_end_at_the_timeout() {
         assert!(!text(&o.stdout).contains("woke"), "{name}");
         // The python backend runs the source itself.
         let source = format!("print('start', flush=True)\n{script}print('woke')\n");
-        let o = exec(&ws, &["--backend", "python", "--timeout", "3", &source]);
+        // Long enough that even a loaded machine prints `start` first.
+        let o = exec(&ws, &["--backend", "python", "--timeout", "15", &source]);
         assert_eq!(o.error, None, "{name}: the python run outlived its timeout");
         assert_eq!(o.exit, 124, "{name} (python backend): {}", text(&o.stderr));
         assert_eq!(text(&o.stdout), "start\n", "{name} (python backend)");
@@ -67,7 +68,7 @@ fn a_signal_ends_a_sleeping_python() {
         "open('/started', 'w').write('1')\nimport time\ntime.sleep(1e6)\n",
     );
     let mut child = ws
-        .command(&["exec", "--timeout", "100", "python3 /s.py"])
+        .command(&["exec", "--timeout", "900", "python3 /s.py"])
         .env("COMPUTER_CACHE_DIR", component_cache_dir())
         .stdin(Stdio::null())
         .stdout(Stdio::null())

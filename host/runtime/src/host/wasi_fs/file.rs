@@ -32,7 +32,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use computer_store::{CHUNK_SIZE, Patch};
+use computer_store::{CHUNK_SIZE, MkdirOptions, Patch, RmOptions};
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 use super::errors::code;
@@ -40,6 +40,9 @@ use super::tree::{Kind, Meta, Res, Tree};
 
 /// Bytes a single read returns at most.
 pub(crate) const MAX_READ: u64 = 1 << 20;
+
+/// Where a file unlinked while open waits for its last descriptor.
+pub(crate) const UNLINKED_DIR: &str = "/.computer/unlinked";
 
 /// The store's chunk: the unit an open file changes and commits.
 const CHUNK: u64 = CHUNK_SIZE as u64;
@@ -57,9 +60,13 @@ pub(crate) struct OpenFile {
     pub path: String,
     /// What was changed and is not stored yet.
     changes: Option<Changes>,
-    /// Unlinked or replaced while open: it lives on in `changes` only, and
-    /// commits nothing.
+    /// Unlinked or replaced while open and kept in memory (`changes`
+    /// only), committing nothing: only when it could not be set aside.
     orphan: bool,
+    /// Unlinked or replaced while open, and moved to [`UNLINKED_DIR`]
+    /// instead: it stays a file of the store (written through, counted in
+    /// the quota) until its last descriptor goes, which removes it.
+    set_aside: bool,
     /// The node's metadata, and the tree's generation when it was taken.
     meta: Option<(Meta, u64)>,
     /// A small file's content, and the generation when it was read.
@@ -148,6 +155,7 @@ impl OpenFile {
             path,
             changes: None,
             orphan: false,
+            set_aside: false,
             meta: meta.map(|m| (m, generation)),
             snapshot: None,
         }
@@ -383,8 +391,45 @@ impl OpenFile {
         self.changes.as_ref().is_some_and(Changes::changed) && !self.orphan
     }
 
+    /// The path is about to stop naming this file (an unlink, or a rename
+    /// over it): move it to [`UNLINKED_DIR`], as NFS's "silly rename" does,
+    /// so the descriptors still open on it keep a file of the store and a
+    /// program's unlinked temporary file (Python's `TemporaryFile`) is not
+    /// held in host memory. Its name there is its inode number, unique
+    /// among live files. Returns whether it was moved; if not, it is kept
+    /// in memory ([`orphan`](Self::orphan)).
+    pub(crate) fn set_aside(&mut self) -> Res<bool> {
+        let tree = self.tree.clone();
+        let Ok(store) = tree.store() else {
+            return Ok(false);
+        };
+        self.commit()?;
+        let ino = self.meta()?.ino;
+        let to = format!("{UNLINKED_DIR}/{ino}");
+        let from = self.path.clone();
+        let moved = store.mutate("wasi.set_aside", &(&from, &to), &[], |ws| {
+            let dir = MkdirOptions {
+                recursive: true,
+                mode: None,
+            };
+            ws.mkdir(UNLINKED_DIR, &dir)?;
+            ws.rename(&from, &to)
+        });
+        if let Err(e) = moved {
+            tracing::warn!(path = %from, "wasi: cannot set an unlinked open file aside, keeping it in memory: {e:?}");
+            self.orphan()?;
+            return Ok(false);
+        }
+        self.path = to;
+        self.set_aside = true;
+        self.meta = None;
+        self.snapshot = None;
+        Ok(true)
+    }
+
     /// The path no longer names this file (unlinked, or replaced by a
-    /// rename): keep its content for the descriptors still open on it.
+    /// rename): keep its content in memory for the descriptors still open
+    /// on it.
     pub(crate) fn orphan(&mut self) -> Res<()> {
         if self.meta.is_none() {
             let m = self.tree.stat(&self.path, true)?;
@@ -475,6 +520,27 @@ fn slice(data: &[u8], offset: u64, len: u64) -> &[u8] {
 
 impl Drop for OpenFile {
     fn drop(&mut self) {
+        if self.set_aside {
+            // Unlinked while open: its last descriptor is gone, so is it.
+            let path = self.path.as_str();
+            let removed = self.tree.store().and_then(|s| {
+                s.mutate("wasi.unlink", path, &[], |ws| {
+                    ws.rm(path, RmOptions::default())?;
+                    // Leave no trace once nothing waits there (a directory
+                    // still in use, or holding kept output, stays).
+                    for dir in [UNLINKED_DIR, "/.computer"] {
+                        if ws.rm(dir, RmOptions::default()).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(())
+                })
+            });
+            if let Err(e) = removed {
+                tracing::warn!(path = %self.path, "wasi: cannot remove an unlinked file at close: {e:?}");
+            }
+            return;
+        }
         if let Err(e) = self.commit() {
             tracing::warn!(path = %self.path, "wasi: cannot commit a file at close: {e:?}");
         }

@@ -93,15 +93,22 @@ impl WasiFs {
         }
     }
 
-    /// `path` is about to stop naming what is open there.
-    pub(crate) fn orphan_open(&mut self, tree: &Tree, path: &str) -> Res<()> {
-        if let Some(f) = self.open_file(tree, path) {
-            lock_file(&f).orphan()?;
-            if let Some(k) = tree_key(tree) {
-                self.open_files.remove(&(k, path.to_owned()));
+    /// `path` is about to stop naming what is open there: the open file is
+    /// set aside (see `OpenFile::set_aside`). `true` when it was moved away,
+    /// so an unlink has nothing left to remove.
+    pub(crate) fn orphan_open(&mut self, tree: &Tree, path: &str) -> Res<bool> {
+        let Some(f) = self.open_file(tree, path) else {
+            return Ok(false);
+        };
+        let moved = lock_file(&f).set_aside()?;
+        if let Some(k) = tree_key(tree) {
+            self.open_files.remove(&(k, path.to_owned()));
+            if moved {
+                let to = lock_file(&f).path.clone();
+                self.open_files.insert((k, to), Arc::downgrade(&f));
             }
         }
-        Ok(())
+        Ok(moved)
     }
 
     /// `from` was renamed to `to`: files open under it follow.

@@ -101,7 +101,10 @@ impl WasiFs {
         if path.ends_with('/') || tree.stat(&full, false)?.kind == Kind::Dir {
             return Err(code(ErrorCode::IsDirectory));
         }
-        self.orphan_open(&tree, &full)?;
+        if self.orphan_open(&tree, &full)? {
+            // Moved aside for its descriptors: the name is gone already.
+            return Ok(());
+        }
         let opts = RmOptions::default();
         let store = tree.store()?;
         store.mutate("wasi.unlink", &full, &[], |ws| ws.rm(&full, opts))
