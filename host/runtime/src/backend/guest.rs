@@ -295,7 +295,7 @@ impl Backend for GuestBackend {
         let seed: [u8; 32] = rand::random();
         let spec = (on_interrupt == OnInterrupt::Replay)
             .then(|| RunSpec::new(&options, &cwd, &limits, seed).to_json());
-        let claim = rt.claim_slot(&run_id)?;
+        let claim = rt.claim_slot(&run_id, &limits)?;
         self.record(
             rt,
             &ws,
@@ -334,7 +334,7 @@ impl Backend for GuestBackend {
             .limits
             .clone()
             .unwrap_or_else(|| self.default_limits(rt));
-        let claim = rt.claim_slot(&run.run_id)?;
+        let claim = rt.claim_slot(&run.run_id, &limits)?;
         self.job(
             rt,
             program,

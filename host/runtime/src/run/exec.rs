@@ -8,6 +8,7 @@ use computer_store::Workspace;
 
 use crate::error::ExecError;
 use crate::run::handle::RunHandle;
+use crate::run::host_memory::{HostMemoryUse, Reservation, reservation_of};
 use crate::run::limits::Limits;
 use crate::run::options::ExecOptions;
 use crate::{Inner, Runtime};
@@ -28,8 +29,10 @@ impl Drop for RunSlot {
     }
 }
 
-/// A guest run's slot and its kill switch, both released when it ends.
+/// A guest run's slot, its host memory and its kill switch, all released
+/// when it ends (a parked run has ended its attempt).
 pub(crate) struct Slot {
+    _memory: Option<Reservation>,
     _slot: RunSlot,
     inner: Arc<Inner>,
     run_id: String,
@@ -77,6 +80,8 @@ impl Runtime {
             .cloned();
         if let Some(flag) = flag {
             flag.store(true, Ordering::SeqCst);
+            // It may be waiting for host memory.
+            self.inner.host_memory.wake();
             return true;
         }
         self.all_backends().iter().any(|b| b.kill(run_id))
@@ -96,9 +101,22 @@ impl Runtime {
         Ok(slot)
     }
 
+    /// How much of the host memory ceiling
+    /// ([`RuntimeConfig::host_memory`](crate::RuntimeConfig::host_memory))
+    /// runs hold now, and how many wait for it.
+    pub fn host_memory(&self) -> HostMemoryUse {
+        self.inner.host_memory.usage()
+    }
+
     /// Takes one of the process's run slots for `run_id`, with its kill
-    /// switch; the slot is given back when the returned guard drops.
-    pub(crate) fn claim_slot(&self, run_id: &str) -> Result<(Arc<AtomicBool>, Slot), ExecError> {
+    /// switch, then its host memory for `limits` (waiting up to its timeout
+    /// for runs to end, or until it is killed); all are given back when the
+    /// returned guard drops.
+    pub(crate) fn claim_slot(
+        &self,
+        run_id: &str,
+        limits: &Limits,
+    ) -> Result<(Arc<AtomicBool>, Slot), ExecError> {
         let slot = self.run_slot()?;
         let flag = Arc::new(AtomicBool::new(false));
         let mut running = self.inner.running.lock().unwrap_or_else(|p| p.into_inner());
@@ -109,11 +127,20 @@ impl Runtime {
             });
         }
         running.insert(run_id.to_owned(), flag.clone());
-        let slot = Slot {
+        drop(running);
+        let mut slot = Slot {
+            _memory: None,
             _slot: slot,
             inner: self.inner.clone(),
             run_id: run_id.to_owned(),
         };
+        // Waiting holds the run slot: the waiters are bounded by the
+        // concurrency cap, and `kill` reaches them by their run id.
+        slot._memory = Some(self.inner.host_memory.reserve(
+            reservation_of(limits),
+            limits.timeout,
+            &flag,
+        )?);
         Ok((flag, slot))
     }
 }
