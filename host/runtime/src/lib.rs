@@ -154,7 +154,9 @@ pub struct RuntimeConfig {
     /// default). One more is refused with [`ExecError::TooManyRuns`], not
     /// queued: a queued run would hold its caller with no word of why, and
     /// its timeout would have to either count the wait or not. Commands a
-    /// run calls run inside it and take no slot.
+    /// run calls run inside it and take no slot. (Memory is different: a
+    /// run waits for [`Self::host_memory`] holding its slot, since memory
+    /// frees up as runs end; the slots bound how many wait.)
     pub max_concurrent_runs: usize,
     /// Bytes of host memory all runs together may make this process hold
     /// (the ceiling). Each guest run reserves [`reservation_of`] its limits

@@ -52,7 +52,10 @@ impl Runtime {
     /// Starts a run of `source` on the backend `options.backend` names,
     /// against `workspace`. Everything that makes the run impossible is an
     /// `ExecError` here; everything that happens once it runs is in the
-    /// `RunResult`.
+    /// `RunResult`. A guest run first takes its host memory
+    /// ([`RuntimeConfig::host_memory`](crate::RuntimeConfig::host_memory)):
+    /// when other runs hold too much, `exec` waits for them to end, up to
+    /// the run's timeout, before it returns.
     pub fn exec(
         &self,
         workspace: Arc<Workspace>,
