@@ -27,8 +27,9 @@ use crate::run::limits::Limits;
 /// Host memory a run holds beyond its guest memory and `/tmp`: its store
 /// and instances, the output it keeps (up to its stdout/stderr limits, 1 MiB
 /// each by default), and the write-back buffers of its open files (8 MiB
-/// each before they are committed). Measured in BENCHMARKS.md "Host memory
-/// across runs": about 10–25 MiB of RSS per run beyond the guest's pages.
+/// each before they are committed). BENCHMARKS.md "Host memory across
+/// runs" measured a few MiB of RSS per run beyond the pages its guest
+/// touches; the rest is room for output and open files.
 pub const RUN_OVERHEAD: u64 = 32 << 20;
 
 /// Part of the machine's memory the ceiling is by default: the rest is left
