@@ -27,7 +27,7 @@ pub enum ExecError {
     /// ([`RuntimeConfig::host_memory`](crate::RuntimeConfig::host_memory)):
     /// refused at once, nothing recorded.
     #[error(
-        "this run may use {} MiB of host memory (twice its memory limit, for its memory and its /tmp, and {} MiB more), over the {} MiB the process may give all its runs together; it was not started: lower its memory limit, or raise the ceiling (RuntimeConfig::host_memory; `computer mcp --host-memory MIB` or COMPUTER_HOST_MEMORY)",
+        "this run may use {} MiB of host memory (its memory limit, as much again for a private /tmp where its guest has one, and {} MiB more), over the {} MiB the process may give all its runs together; it was not started: lower its memory limit, or raise the ceiling (RuntimeConfig::host_memory; `computer mcp --host-memory MIB` or COMPUTER_HOST_MEMORY)",
         mib(*needed), crate::run::host_memory::RUN_OVERHEAD >> 20, mib(*ceiling)
     )]
     RunTooBig {

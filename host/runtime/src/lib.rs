@@ -160,8 +160,8 @@ pub struct RuntimeConfig {
     pub max_concurrent_runs: usize,
     /// Bytes of host memory all runs together may make this process hold
     /// (the ceiling). Each guest run reserves [`reservation_of`] its limits
-    /// (twice its memory limit, for its memory and its `/tmp`, plus
-    /// [`RUN_OVERHEAD`]) before it starts and gives it back when it ends or
+    /// (its memory limit, as much again for its private `/tmp` if its guest
+    /// writes files through WASI, and [`RUN_OVERHEAD`]) before it starts and gives it back when it ends or
     /// parks; one that does not fit waits for others to end, first come
     /// first served, up to its own timeout, then is refused with
     /// [`ExecError::HostMemoryBusy`]; one larger than the whole ceiling is

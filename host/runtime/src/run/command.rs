@@ -106,7 +106,8 @@ impl Runtime {
         )?;
         // It has no run slot (it is not a run), but it holds memory as one.
         let _memory = inner.host_memory.reserve(
-            crate::run::host_memory::reservation_of(&options.limits),
+            // A WASI program: its private `/tmp` may fill.
+            crate::run::host_memory::reservation_of(&options.limits, true),
             options.limits.timeout,
             &AtomicBool::new(false),
         )?;

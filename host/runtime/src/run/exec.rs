@@ -8,7 +8,7 @@ use computer_store::Workspace;
 
 use crate::error::ExecError;
 use crate::run::handle::RunHandle;
-use crate::run::host_memory::{HostMemoryUse, Reservation, reservation_of};
+use crate::run::host_memory::{HostMemoryUse, Reservation};
 use crate::run::limits::Limits;
 use crate::run::options::ExecOptions;
 use crate::{Inner, Runtime};
@@ -112,13 +112,14 @@ impl Runtime {
     }
 
     /// Takes one of the process's run slots for `run_id`, with its kill
-    /// switch, then its host memory for `limits` (waiting up to its timeout
-    /// for runs to end, or until it is killed); all are given back when the
+    /// switch, then `memory` bytes of host memory (waiting up to `wait` for
+    /// runs to end, or until it is killed); all are given back when the
     /// returned guard drops.
     pub(crate) fn claim_slot(
         &self,
         run_id: &str,
-        limits: &Limits,
+        memory: u64,
+        wait: std::time::Duration,
     ) -> Result<(Arc<AtomicBool>, Slot), ExecError> {
         let slot = self.run_slot()?;
         let flag = Arc::new(AtomicBool::new(false));
@@ -139,11 +140,7 @@ impl Runtime {
         };
         // Waiting holds the run slot: the waiters are bounded by the
         // concurrency cap, and `kill` reaches them by their run id.
-        slot._memory = Some(self.inner.host_memory.reserve(
-            reservation_of(limits),
-            limits.timeout,
-            &flag,
-        )?);
+        slot._memory = Some(self.inner.host_memory.reserve(memory, wait, &flag)?);
         Ok((flag, slot))
     }
 }

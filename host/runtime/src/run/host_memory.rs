@@ -5,7 +5,9 @@
 //!
 //! What a run may cost the host is its guest memory limit (linear memory,
 //! shared with the commands it starts), its private `/tmp` (an in-memory
-//! SQLite capped at the same size) and [`RUN_OVERHEAD`] for the rest (its
+//! SQLite capped at the same size) if its guest writes files through WASI
+//! (`GuestProfile::wasi_files`; the shell and JavaScript guests write
+//! `/tmp` into the workspace), and [`RUN_OVERHEAD`] for the rest (its
 //! store and instances, output buffers, open-file write-back buffers). The
 //! compiled code is mapped once per process and shared, so no run reserves
 //! it.
@@ -36,11 +38,13 @@ pub const RUN_OVERHEAD: u64 = 32 << 20;
 /// to the process's own heap, the page cache and whatever else runs there.
 const DEFAULT_SHARE: (u64, u64) = (3, 4);
 
-/// The host memory a run with `limits` reserves.
-pub fn reservation_of(limits: &Limits) -> u64 {
+/// The host memory a run with `limits` reserves: its memory limit, as much
+/// again for its private `/tmp` when it may fill one (`private_tmp`: its
+/// guest writes files through WASI), and [`RUN_OVERHEAD`].
+pub fn reservation_of(limits: &Limits, private_tmp: bool) -> u64 {
     let guest = limits.memory_bytes as u64;
-    // Guest linear memory, then `/tmp` (capped at the same size).
-    guest.saturating_mul(2).saturating_add(RUN_OVERHEAD)
+    let tmp = if private_tmp { guest } else { 0 };
+    guest.saturating_add(tmp).saturating_add(RUN_OVERHEAD)
 }
 
 /// The default ceiling: `COMPUTER_HOST_MEMORY` (MiB) when set, else three
@@ -223,6 +227,16 @@ mod tests {
         if let Some(total) = machine_memory() {
             assert!(default_host_memory() < total);
         }
+    }
+
+    #[test]
+    fn a_private_tmp_doubles_a_reservation() {
+        let limits = Limits {
+            memory_bytes: 64 << 20,
+            ..Limits::default()
+        };
+        assert_eq!(reservation_of(&limits, false), (64 << 20) + RUN_OVERHEAD);
+        assert_eq!(reservation_of(&limits, true), (128 << 20) + RUN_OVERHEAD);
     }
 
     #[test]

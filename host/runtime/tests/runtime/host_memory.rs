@@ -132,8 +132,9 @@ fn js(id: &str) -> ExecOptions {
     }
 }
 
+/// What a js run of [`limits`] reserves (its `/tmp` is the workspace's).
 fn one() -> u64 {
-    reservation_of(&limits())
+    reservation_of(&limits(), false)
 }
 
 /// Waits (on state, not time) until `n` runs wait for host memory.
