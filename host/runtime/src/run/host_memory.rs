@@ -175,6 +175,7 @@ impl Budget {
         let ticket = state.next_ticket;
         state.next_ticket += 1;
         state.queue.push_back(ticket);
+        let mut told = false;
         let refusal = loop {
             if state.queue.front() == Some(&ticket) && state.reserved + bytes <= self.ceiling {
                 state.queue.pop_front();
@@ -200,6 +201,16 @@ impl Budget {
                     reserved: state.reserved,
                     waited: wait,
                 };
+            }
+            if !told {
+                // For whoever runs the process: why a run has not started.
+                tracing::info!(
+                    "a run waits for host memory: it needs {} MiB, runs going hold {} of {} MiB",
+                    bytes >> 20,
+                    state.reserved >> 20,
+                    self.ceiling >> 20
+                );
+                told = true;
             }
             state = self
                 .changed
