@@ -151,8 +151,11 @@ impl Budget {
         }
     }
 
-    /// Wakes the waiters, so that one whose run was killed sees it.
+    /// Wakes the waiters, so that one whose run was killed sees it. The
+    /// lock is taken first: a waiter checks its kill switch under it, so the
+    /// wake-up cannot fall between its check and its wait.
     pub(crate) fn wake(&self) {
+        drop(self.lock());
         self.changed.notify_all();
     }
 
