@@ -42,6 +42,8 @@ fn python_backend() -> (&'static str, GuestProfile) {
         commands: Commands::None,
         program: Some("python".into()),
         limits_env: None,
+        // CPython opens files through WASI: its `/tmp` is the private one.
+        wasi_files: true,
     };
     (PYTHON_BACKEND, profile)
 }

@@ -152,6 +152,10 @@ pub enum Command {
         #[arg(long, value_name = "N", env = "COMPUTER_MAX_RUNS",
               default_value_t = computer_runtime::DEFAULT_MAX_CONCURRENT_RUNS)]
         max_runs: usize,
+        /// MiB of host memory all execs together may take (each reserves its memory limit plus 32 MiB, and as much again for a private /tmp where it has one); one that does not fit waits for others to end, up to its timeout, then is refused (default: three quarters of the machine's memory)
+        #[arg(long, value_name = "MIB", env = "COMPUTER_HOST_MEMORY",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        host_memory: Option<u64>,
     },
 }
 

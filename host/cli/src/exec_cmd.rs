@@ -22,7 +22,9 @@ impl From<ExecError> for CliError {
     fn from(e: ExecError) -> Self {
         let code = match &e {
             ExecError::Workspace(fs) => fs.code.as_str(),
-            ExecError::TooManyRuns { .. } => "EAGAIN",
+            ExecError::TooManyRuns { .. } | ExecError::HostMemoryBusy { .. } => "EAGAIN",
+            ExecError::RunTooBig { .. } => "ENOMEM",
+            ExecError::Cancelled => "ECANCELED",
             ExecError::RunBusy { .. } => "EBUSY",
             ExecError::TooLarge { .. } => "EFBIG",
             ExecError::CommandNotFound { .. } => "ENOENT",

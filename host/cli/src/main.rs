@@ -132,7 +132,8 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
             tools,
             recover,
             max_runs,
-        } => mcp_cmd::serve(ws, tools, max_runs, recover)?,
+            host_memory,
+        } => mcp_cmd::serve(ws, tools, (max_runs, host_memory), recover)?,
         Command::Tools { .. } | Command::Prepare => unreachable!("handled above"),
     }
     Ok(ExitCode::SUCCESS)

@@ -22,6 +22,10 @@
 //! - A `tools/call` that sent a `progressToken` gets `notifications/progress`
 //!   every second while a component compiles (`mcp_progress.rs`).
 //! - `exec`'s `memoryMb` is capped at `--max-memory` (default 1024 MiB).
+//! - All execs together reserve at most `--host-memory` MiB
+//!   (`COMPUTER_HOST_MEMORY`; see `RuntimeConfig::host_memory`): one that
+//!   does not fit waits for others to end, up to its timeout, then is
+//!   refused with a tool error naming the knob.
 //!
 //! stdout carries protocol messages only; logs go to stderr. Bad input never
 //! ends the server, and every request gets an answer: lines rmcp would drop
@@ -99,6 +103,8 @@ struct State {
     args: ToolSetArgs,
     /// Execs at once (`--max-runs`).
     max_runs: usize,
+    /// The host memory ceiling in MiB (`--host-memory`), if given.
+    host_memory: Option<u64>,
     tools: OnceCell<Arc<Tools>>,
     calls: Arc<InFlight>,
     /// The compile under way, for calls that asked for progress.
@@ -124,12 +130,13 @@ fn run_summary(r: &RunRecord) -> String {
 }
 
 impl ComputerServer {
-    fn new(ws: Arc<Workspace>, args: ToolSetArgs, max_runs: usize) -> Self {
+    fn new(ws: Arc<Workspace>, args: ToolSetArgs, (max_runs, host_memory): Caps) -> Self {
         ComputerServer {
             state: Arc::new(State {
                 ws,
                 args,
                 max_runs,
+                host_memory,
                 tools: OnceCell::new(),
                 calls: Arc::default(),
                 compiles: Arc::default(),
@@ -148,6 +155,11 @@ impl ComputerServer {
                 let built = tokio::task::spawn_blocking(move || {
                     let config = RuntimeConfig {
                         max_concurrent_runs: build_state.max_runs,
+                        host_memory: build_state
+                            .host_memory
+                            .map_or_else(computer_runtime::default_host_memory, |mib| {
+                                mib.saturating_mul(1 << 20)
+                            }),
                         on_compile: Some(build_state.compiles.observer()),
                         ..RuntimeConfig::default()
                     };
@@ -400,9 +412,13 @@ fn warm_in_background(runtime: computer_runtime::Runtime) {
     }
 }
 
+/// `--max-runs` and `--host-memory` (MiB).
+pub type Caps = (usize, Option<u64>);
+
 /// Serves until the client closes stdin; then cancels the runs still going
 /// and waits until they are recorded.
-pub fn serve(ws: Workspace, args: ToolSetArgs, max_runs: usize, recover: bool) -> CliResult {
+pub fn serve(ws: Workspace, args: ToolSetArgs, caps: Caps, recover: bool) -> CliResult {
+    let max_runs = caps.0;
     if max_runs == 0 {
         return Err(CliError::invalid(
             "invalid --max-runs 0: give how many execs may run at once, 1 or more",
@@ -417,7 +433,7 @@ pub fn serve(ws: Workspace, args: ToolSetArgs, max_runs: usize, recover: bool) -
         .enable_all()
         .build()?;
     let served = runtime.block_on(async move {
-        let server = ComputerServer::new(ws, args, max_runs);
+        let server = ComputerServer::new(ws, args, caps);
         // Start building the tool set now, while the client initializes.
         let warm = server.clone();
         tokio::spawn(async move {

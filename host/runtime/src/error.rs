@@ -23,6 +23,40 @@ pub enum ExecError {
         /// [`RuntimeConfig::max_concurrent_runs`](crate::RuntimeConfig::max_concurrent_runs).
         limit: usize,
     },
+    /// The run may use more host memory than the process's whole ceiling
+    /// ([`RuntimeConfig::host_memory`](crate::RuntimeConfig::host_memory)):
+    /// refused at once, nothing recorded.
+    #[error(
+        "this run may use {} MiB of host memory (its memory limit, as much again for a private /tmp where its guest has one, and {} MiB more), over the {} MiB the process may give all its runs together; it was not started: lower its memory limit, or raise the ceiling (RuntimeConfig::host_memory; `computer mcp --host-memory MIB` or COMPUTER_HOST_MEMORY)",
+        mib(*needed), crate::run::host_memory::RUN_OVERHEAD >> 20, mib(*ceiling)
+    )]
+    RunTooBig {
+        /// What the run would reserve, in bytes.
+        needed: u64,
+        /// The ceiling, in bytes.
+        ceiling: u64,
+    },
+    /// The run's host memory did not fit beside the runs going, within its
+    /// own timeout of waiting for them to end: not started, nothing
+    /// recorded.
+    #[error(
+        "not enough host memory for this run: it may use {} MiB and runs still going hold {} of the {} MiB the process may give all its runs together; it waited {} ms (its timeout) and was not started: retry when runs have ended, lower its memory limit, or raise the ceiling (RuntimeConfig::host_memory; `computer mcp --host-memory MIB` or COMPUTER_HOST_MEMORY)",
+        mib(*needed), mib(*reserved), mib(*ceiling), waited.as_millis()
+    )]
+    HostMemoryBusy {
+        /// What the run would reserve, in bytes.
+        needed: u64,
+        /// The ceiling, in bytes.
+        ceiling: u64,
+        /// What the runs going held when it gave up, in bytes.
+        reserved: u64,
+        /// How long it waited.
+        waited: std::time::Duration,
+    },
+    /// Cancelled (`Runtime::kill`) while it waited for host memory: not
+    /// started, nothing recorded.
+    #[error("cancelled while waiting for host memory; the run was not started")]
+    Cancelled,
     /// The run is already being run: by this process, or by another live
     /// process that holds its lease.
     #[error("run {run_id} is busy: {holder}; wait for it to end, or cancel it first")]
@@ -129,6 +163,11 @@ pub(crate) fn one_line(e: &wasmtime::Error) -> String {
     } else {
         parts.join(" ")
     }
+}
+
+/// Bytes in MiB, rounded up (a refusal never understates what was asked).
+fn mib(bytes: u64) -> u64 {
+    bytes.div_ceil(1 << 20)
 }
 
 /// The backends a run may ask for, or why there are none.

@@ -108,6 +108,7 @@ pub use modules::component::{ComponentModule, ModuleLimits};
 pub use run::command::CommandOptions;
 pub use run::exec::RunSlot;
 pub use run::handle::{Killer, RunHandle};
+pub use run::host_memory::{HostMemoryUse, RUN_OVERHEAD, default_host_memory, reservation_of};
 pub use run::limit_names::LimitNames;
 pub use run::limits::{Limits, ShellLimits};
 pub use run::options::ExecOptions;
@@ -153,8 +154,22 @@ pub struct RuntimeConfig {
     /// default). One more is refused with [`ExecError::TooManyRuns`], not
     /// queued: a queued run would hold its caller with no word of why, and
     /// its timeout would have to either count the wait or not. Commands a
-    /// run calls run inside it and take no slot.
+    /// run calls run inside it and take no slot. (Memory is different: a
+    /// run waits for [`Self::host_memory`] holding its slot, since memory
+    /// frees up as runs end; the slots bound how many wait.)
     pub max_concurrent_runs: usize,
+    /// Bytes of host memory all runs together may make this process hold
+    /// (the ceiling). Each guest run reserves [`reservation_of`] its limits
+    /// (its memory limit, as much again for its private `/tmp` if its guest
+    /// writes files through WASI, and [`RUN_OVERHEAD`]) before it starts and gives it back when it ends or
+    /// parks; one that does not fit waits for others to end, first come
+    /// first served, up to its own timeout, then is refused with
+    /// [`ExecError::HostMemoryBusy`]; one larger than the whole ceiling is
+    /// refused at once ([`ExecError::RunTooBig`]). Commands a run starts
+    /// share its memory limit, so its reservation. The default,
+    /// [`default_host_memory`], is `COMPUTER_HOST_MEMORY` (MiB) or three
+    /// quarters of the machine's memory.
+    pub host_memory: u64,
     /// What happens to interrupted runs, unless the backend or the run says
     /// otherwise: `Replay` (journalled, resumable) by default.
     pub on_interrupt: OnInterrupt,
@@ -220,6 +235,7 @@ impl Default for RuntimeConfig {
             limits: Limits::default(),
             backend_memory: HashMap::from([(SHELL_BACKEND.to_owned(), 1 << 30)]),
             max_concurrent_runs: DEFAULT_MAX_CONCURRENT_RUNS,
+            host_memory: default_host_memory(),
             on_interrupt: OnInterrupt::Replay,
             backend_on_interrupt: HashMap::new(),
             lease: std::time::Duration::from_secs(15),
@@ -236,6 +252,7 @@ pub(crate) struct Inner {
     pub modules: Arc<ModuleRegistry>,
     pub commands: commands::registry::CommandRegistry,
     pub active: AtomicUsize,
+    pub host_memory: Arc<run::host_memory::Budget>,
     pub running: Mutex<HashMap<String, Arc<AtomicBool>>>,
     pub config: RuntimeConfig,
     pub cache_dir: PathBuf,
@@ -321,6 +338,7 @@ impl Runtime {
                 modules: Arc::new(ModuleRegistry::default()),
                 commands: Default::default(),
                 active: AtomicUsize::new(0),
+                host_memory: Arc::new(run::host_memory::Budget::new(config.host_memory)),
                 running: Mutex::new(HashMap::new()),
                 config,
                 cache_dir,

@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 mod cli_tools;
+mod host_memory;
 mod limits;
 mod not_found;
 mod protocol_errors;

@@ -62,6 +62,7 @@ pub(crate) fn profile(name: &str) -> GuestProfile {
             // So messages read `bash: NAME: command not found`, as agents expect.
             program: Some("bash".into()),
             limits_env: Some(shell_env),
+            wasi_files: false,
         },
         JS_BACKEND => GuestProfile {
             description: "JavaScript (ES module, QuickJS) with node:fs, node:path, process, Buffer. `export default (input) => value` returns a JSON value.".into(),
@@ -69,6 +70,7 @@ pub(crate) fn profile(name: &str) -> GuestProfile {
             commands: Commands::None,
             program: None,
             limits_env: None,
+            wasi_files: false,
         },
         _ => GuestProfile::custom(),
     }
@@ -126,6 +128,7 @@ pub(crate) fn command_guest_backend() -> Arc<GuestBackend> {
             commands: Commands::None,
             program: None,
             limits_env: None,
+            wasi_files: true,
         },
         mounts: Vec::new(),
     })

@@ -63,6 +63,13 @@ pub struct GuestProfile {
     pub program: Option<String>,
     /// Variables a run gets from its limits, unless the caller set them.
     pub limits_env: Option<LimitsEnv>,
+    /// Whether its runs write files through WASI (`std::fs`, wasi-libc),
+    /// so that the private `/tmp` every run is given (in memory, capped at
+    /// its memory limit) may fill: then a run reserves that much more host
+    /// memory ([`reservation_of`](crate::reservation_of)). The built-in
+    /// shell and JavaScript guests write `/tmp` through the workspace
+    /// interface, into the workspace, so theirs stays empty.
+    pub wasi_files: bool,
 }
 
 impl GuestProfile {
@@ -74,6 +81,7 @@ impl GuestProfile {
             commands: Commands::None,
             program: None,
             limits_env: None,
+            wasi_files: true,
         }
     }
 }
@@ -295,7 +303,7 @@ impl Backend for GuestBackend {
         let seed: [u8; 32] = rand::random();
         let spec = (on_interrupt == OnInterrupt::Replay)
             .then(|| RunSpec::new(&options, &cwd, &limits, seed).to_json());
-        let claim = rt.claim_slot(&run_id)?;
+        let claim = rt.claim_slot(&run_id, self.reservation(&limits), limits.timeout)?;
         self.record(
             rt,
             &ws,
@@ -334,7 +342,7 @@ impl Backend for GuestBackend {
             .limits
             .clone()
             .unwrap_or_else(|| self.default_limits(rt));
-        let claim = rt.claim_slot(&run.run_id)?;
+        let claim = rt.claim_slot(&run.run_id, self.reservation(&limits), limits.timeout)?;
         self.job(
             rt,
             program,
@@ -350,6 +358,11 @@ impl Backend for GuestBackend {
 }
 
 impl GuestBackend {
+    /// The host memory a run with `limits` reserves.
+    fn reservation(&self, limits: &Limits) -> u64 {
+        crate::reservation_of(limits, self.profile.wasi_files)
+    }
+
     /// Creates the run's record and its audit row.
     #[allow(clippy::too_many_arguments)]
     fn record(

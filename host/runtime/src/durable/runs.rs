@@ -238,8 +238,14 @@ impl Runtime {
                 seed,
             },
         );
-        if let Err(ExecError::TooManyRuns { .. }) = &resumed {
-            // Not started for want of a run slot: leave it to the next
+        if let Err(
+            ExecError::TooManyRuns { .. }
+            | ExecError::HostMemoryBusy { .. }
+            | ExecError::RunTooBig { .. }
+            | ExecError::Cancelled,
+        ) = &resumed
+        {
+            // Not started for want of a run slot or host memory: leave it to the next
             // `recover` rather than owned by a process that is not running it.
             let _ = ws.runs().release(run_id, lease::owner_id());
         }

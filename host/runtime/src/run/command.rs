@@ -104,6 +104,13 @@ impl Runtime {
             &inner.cache_dir,
             inner.config.on_compile.as_ref(),
         )?;
+        // It has no run slot (it is not a run), but it holds memory as one.
+        let _memory = inner.host_memory.reserve(
+            // A WASI program: its private `/tmp` may fill.
+            crate::run::host_memory::reservation_of(&options.limits, true),
+            options.limits.timeout,
+            &AtomicBool::new(false),
+        )?;
         let started = Instant::now();
         let (events, _rx) = mpsc::channel();
         let flooded = Arc::new(AtomicBool::new(false));

@@ -8,6 +8,7 @@ use computer_store::Workspace;
 
 use crate::error::ExecError;
 use crate::run::handle::RunHandle;
+use crate::run::host_memory::{HostMemoryUse, Reservation};
 use crate::run::limits::Limits;
 use crate::run::options::ExecOptions;
 use crate::{Inner, Runtime};
@@ -28,8 +29,10 @@ impl Drop for RunSlot {
     }
 }
 
-/// A guest run's slot and its kill switch, both released when it ends.
+/// A guest run's slot, its host memory and its kill switch, all released
+/// when it ends (a parked run has ended its attempt).
 pub(crate) struct Slot {
+    _memory: Option<Reservation>,
     _slot: RunSlot,
     inner: Arc<Inner>,
     run_id: String,
@@ -49,7 +52,10 @@ impl Runtime {
     /// Starts a run of `source` on the backend `options.backend` names,
     /// against `workspace`. Everything that makes the run impossible is an
     /// `ExecError` here; everything that happens once it runs is in the
-    /// `RunResult`.
+    /// `RunResult`. A guest run first takes its host memory
+    /// ([`RuntimeConfig::host_memory`](crate::RuntimeConfig::host_memory)):
+    /// when other runs hold too much, `exec` waits for them to end, up to
+    /// the run's timeout, before it returns.
     pub fn exec(
         &self,
         workspace: Arc<Workspace>,
@@ -77,6 +83,8 @@ impl Runtime {
             .cloned();
         if let Some(flag) = flag {
             flag.store(true, Ordering::SeqCst);
+            // It may be waiting for host memory.
+            self.inner.host_memory.wake();
             return true;
         }
         self.all_backends().iter().any(|b| b.kill(run_id))
@@ -96,9 +104,23 @@ impl Runtime {
         Ok(slot)
     }
 
+    /// How much of the host memory ceiling
+    /// ([`RuntimeConfig::host_memory`](crate::RuntimeConfig::host_memory))
+    /// runs hold now, and how many wait for it.
+    pub fn host_memory(&self) -> HostMemoryUse {
+        self.inner.host_memory.usage()
+    }
+
     /// Takes one of the process's run slots for `run_id`, with its kill
-    /// switch; the slot is given back when the returned guard drops.
-    pub(crate) fn claim_slot(&self, run_id: &str) -> Result<(Arc<AtomicBool>, Slot), ExecError> {
+    /// switch, then `memory` bytes of host memory (waiting up to `wait` for
+    /// runs to end, or until it is killed); all are given back when the
+    /// returned guard drops.
+    pub(crate) fn claim_slot(
+        &self,
+        run_id: &str,
+        memory: u64,
+        wait: std::time::Duration,
+    ) -> Result<(Arc<AtomicBool>, Slot), ExecError> {
         let slot = self.run_slot()?;
         let flag = Arc::new(AtomicBool::new(false));
         let mut running = self.inner.running.lock().unwrap_or_else(|p| p.into_inner());
@@ -109,11 +131,16 @@ impl Runtime {
             });
         }
         running.insert(run_id.to_owned(), flag.clone());
-        let slot = Slot {
+        drop(running);
+        let mut slot = Slot {
+            _memory: None,
             _slot: slot,
             inner: self.inner.clone(),
             run_id: run_id.to_owned(),
         };
+        // Waiting holds the run slot: the waiters are bounded by the
+        // concurrency cap, and `kill` reaches them by their run id.
+        slot._memory = Some(self.inner.host_memory.reserve(memory, wait, &flag)?);
         Ok((flag, slot))
     }
 }

@@ -1,6 +1,7 @@
 pub(crate) mod command;
 pub(crate) mod exec;
 pub(crate) mod handle;
+pub(crate) mod host_memory;
 pub(crate) mod job;
 pub(crate) mod kept_output;
 pub(crate) mod limit_names;

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use computer_runtime::{
-    CommandOrigin, CommandSpec, ExecError, ExecOptions, Limits, RunResult, RunStatus, Runtime,
-    SHELL_GUEST,
+    CommandOrigin, CommandSpec, ExecError, ExecOptions, Limits, RUN_OVERHEAD, RunResult, RunStatus,
+    Runtime, RuntimeConfig, SHELL_GUEST,
 };
 use computer_store::{MkdirOptions, NewCommand, Workspace, WriteOptions};
 
@@ -40,9 +40,13 @@ fn test_command() -> computer_runtime::Bytes {
 
 /// The shell, the `command` backend, and `test_command` registered.
 fn runtime() -> Runtime {
+    runtime_with(config())
+}
+
+fn runtime_with(config: RuntimeConfig) -> Runtime {
     let shell = SHELL_GUEST.expect("the shell guest is not embedded: run scripts/build-guests.sh");
     ensure_default_engine();
-    let rt = Runtime::new(config()).expect("runtime");
+    let rt = Runtime::new(config).expect("runtime");
     rt.register_guest("shell", shell).expect("shell");
     rt.register_backend(computer_runtime::command_backend())
         .expect("command backend");
@@ -483,4 +487,42 @@ fn tmp_of_a_direct_run_is_private_and_capped_by_its_memory() {
     // The next run starts with an empty /tmp.
     let r = exec_with(&rt, &ws, "command", "test_command read /tmp/big", options());
     assert_eq!(r.exit_code, 2, "{}", describe(&r));
+}
+
+/// A direct command run may fill its private in-memory `/tmp` (above), so it
+/// reserves its memory limit twice from the host memory ceiling; a shell
+/// run's `/tmp` is the workspace's, so it reserves its limit once.
+#[test]
+fn a_direct_run_reserves_host_memory_for_its_private_tmp() {
+    let memory = 64 << 20;
+    let rt = runtime_with(RuntimeConfig {
+        host_memory: memory + RUN_OVERHEAD,
+        ..config()
+    });
+    let ws = workspace();
+    let options = || ExecOptions {
+        limits: Some(Limits {
+            memory_bytes: memory as usize,
+            ..Limits::default()
+        }),
+        ..ExecOptions::default()
+    };
+    let r = exec_with(&rt, &ws, "shell", "echo fits", options());
+    assert_eq!(s(&r.stdout), "fits\n", "{}", describe(&r));
+    let refused = rt
+        .exec(
+            ws.clone(),
+            "test_command fill /tmp/big 8",
+            ExecOptions {
+                backend: "command".into(),
+                cwd: Some("/work".into()),
+                ..options()
+            },
+        )
+        .err()
+        .expect("refused");
+    assert!(
+        matches!(refused, ExecError::RunTooBig { needed, .. } if needed == 2 * memory + RUN_OVERHEAD),
+        "{refused}"
+    );
 }

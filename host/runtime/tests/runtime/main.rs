@@ -11,6 +11,7 @@ mod durable;
 mod durable_slots;
 mod engine_sharing;
 mod exec;
+mod host_memory;
 mod module_components;
 mod programs;
 mod wasi_fs;
