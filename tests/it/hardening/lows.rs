@@ -65,3 +65,118 @@ fn the_js_backend_has_a_tmp_in_a_fresh_workspace() {
         "true\n[ 'd' ]\n"
     );
 }
+
+/// Python's `subprocess` with a NUL or a lone surrogate in an argument, the
+/// environment or the cwd: CPython's own messages for a NUL and an `=` in a
+/// name (its `_posixsubprocess`, which ours replaces, checks them), the UTF-8
+/// codec's error for a surrogate (the host's strings are UTF-8), and no trap:
+/// what the script printed before is kept.
+#[test]
+fn python_subprocess_refuses_nul_and_lone_surrogates() {
+    let ws = Ws::new();
+    let script = r#"
+import os, subprocess
+print("before")
+tries = [
+    lambda: subprocess.run(["echo", "a\0b"]),
+    lambda: subprocess.run("echo a\0b", shell=True),
+    lambda: subprocess.run(["true"], env={"A": "a\0b"}),
+    lambda: subprocess.run(["true"], env={"A=B": "c"}),
+    lambda: subprocess.run(["true"], cwd="/tm\0p"),
+    lambda: os.system("echo a\0b"),
+    lambda: subprocess.run(["echo", "\udcff"]),
+    lambda: subprocess.run(["true"], env={"A": "\udcff"}),
+]
+for t in tries:
+    try:
+        t()
+        print("ran")
+    except (ValueError, UnicodeEncodeError) as e:
+        print(type(e).__name__, e)
+print(subprocess.run(["echo", "still works"], capture_output=True).stdout)
+"#;
+    ws.put("/p.py", script);
+    let out = exec_ok(&ws, &["python3 /p.py"]);
+    let nul = "ValueError embedded null byte\n";
+    let surrogate = "UnicodeEncodeError 'utf-8' codec can't encode character '\\udcff' \
+                     in position 0: surrogates not allowed\n";
+    assert_eq!(
+        out,
+        format!(
+            "before\n{nul}{nul}{nul}ValueError illegal environment variable name\n{nul}{nul}\
+             {surrogate}{surrogate}b'still works\\n'\n"
+        )
+    );
+}
+
+/// node's `child_process` with a NUL (refused with node's
+/// ERR_INVALID_ARG_VALUE messages, checked against node 20) or a lone
+/// surrogate (passed as U+FFFD, as node's UTF-8 conversion does).
+#[test]
+fn node_child_process_refuses_nul_and_replaces_lone_surrogates() {
+    let ws = Ws::new();
+    let script = r#"
+const cp = require('child_process');
+const tries = [
+  () => cp.execFileSync('echo', ['a\0b']),
+  () => cp.execSync('echo a\0b'),
+  () => cp.execFileSync('ec\0ho'),
+  () => cp.spawnSync('echo a\0b', { shell: true }),
+  () => cp.spawn('echo', ['x', 'a\0b']),
+  () => cp.exec('echo a\0b', () => {}),
+  () => cp.execFile('echo', ['a\0b'], () => {}),
+  () => cp.spawnSync('echo', ['x'], { cwd: '/tm\0p' }),
+  () => cp.execFileSync('echo', ['x'], { env: { A: 'a\0b' } }),
+];
+for (const t of tries) {
+  try { t(); console.log('ran'); } catch (e) { console.log(e.code, e.message); }
+}
+console.log(JSON.stringify(cp.execFileSync('echo', ['\udcff', 'x\ud800y']).toString()));
+console.log(JSON.stringify(cp.spawnSync('echo', ['\udcff']).stdout.toString()));
+"#;
+    ws.put("/c.js", script);
+    let ours = exec_ok(&ws, &["node /c.js"]);
+    let host = tempfile::tempdir().unwrap();
+    std::fs::write(host.path().join("c.js"), script).unwrap();
+    let node = std::process::Command::new("node")
+        .arg("c.js")
+        .current_dir(host.path())
+        .output()
+        .expect("node 20 (scripts/setup.sh)");
+    assert!(node.status.success(), "{}", text(&node.stderr));
+    assert_eq!(ours, text(&node.stdout));
+}
+
+/// A `Popen` nobody waited for, still referenced when the interpreter
+/// exits: no error from its `__del__` in the teardown (the bindings' handle
+/// was already dropped then), and, as CPython, a ResourceWarning only under
+/// `-W default`.
+#[test]
+fn an_unwaited_popen_ends_quietly_at_exit() {
+    let ws = Ws::new();
+    ws.put(
+        "/u.py",
+        "import subprocess\nprint('start')\np = subprocess.Popen(['echo', 'hi'])\n\
+         kept = [subprocess.Popen(['sleep', '100'])]\nprint('end')\n",
+    );
+    let out = exec(&ws, &["python3 /u.py"]);
+    assert!(out.status.success(), "{}", describe(&["python3"], &out));
+    assert_eq!(text(&out.stdout), "start\nend\n");
+    let stderr = text(&out.stderr);
+    assert!(
+        !stderr.contains("Exception ignored")
+            && !stderr.contains("Traceback")
+            && !stderr.contains("ResourceWarning"),
+        "{stderr}"
+    );
+
+    let out = exec(&ws, &["python3 -W default /u.py"]);
+    assert!(out.status.success(), "{}", describe(&["python3"], &out));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("ResourceWarning: subprocess 1000 is still running")
+            && stderr.contains("ResourceWarning: subprocess 1001 is still running")
+            && !stderr.contains("Exception ignored"),
+        "{stderr}"
+    );
+}
