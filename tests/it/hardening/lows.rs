@@ -180,3 +180,71 @@ fn an_unwaited_popen_ends_quietly_at_exit() {
         "{stderr}"
     );
 }
+
+/// What the script prints under GNU gzip in a host directory and under ours
+/// in a workspace directory holding the same files.
+const GZIP_SCRIPT: &str = r#"
+gunzip -c nope.gz; echo "rc $?"; gunzip -c nope; echo "rc $?"; gunzip -c p.gz; echo "rc $?"
+gunzip -c t.gz; echo "rc $?"; gunzip -c < p.gz; echo "rc $?"; gunzip -c h; echo "rc $?"
+cp h x.txt; gunzip x.txt; echo "rc $?"; gunzip h.gz; echo "rc $?"; gunzip -x h.gz; echo "rc $?"
+zcat h.gz; echo "rc $?"; gunzip -c h.gz - < h.gz; echo "rc $?"; cat h.gz h.gz | zcat; echo "rc $?"
+gunzip -q x.txt; echo "rc $?"; cp h.gz k.gz; gunzip -k k.gz; echo "rc $?"; ls k k.gz
+cp h.gz m.gz; gunzip m; echo "rc $?"; ls m; ls m.gz; gunzip -t h.gz; echo "rc $?"
+rm h; gunzip h.gz; echo "rc $?"; ls h; ls h.gz; cat h
+"#;
+
+/// `gunzip` and `zcat` stream: a bomb (256 MiB of zeros in one gzip member)
+/// piped into `head` under a 64 MiB limit, a 2 GiB multi-member one counted
+/// whole; and they answer as GNU gzip does (messages, exit codes, files).
+#[test]
+fn gunzip_streams_a_bomb_and_answers_as_gnu_gzip() {
+    let gzip = |input: &[u8], level: &str| {
+        let mut child = std::process::Command::new("gzip")
+            .args([level, "-c"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("GNU gzip");
+        let mut stdin = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        let feeder = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
+        let out = child.wait_with_output().unwrap();
+        feeder.join().unwrap().unwrap();
+        out.stdout
+    };
+    let ws = Ws::new();
+    let bomb = gzip(&vec![0u8; 256 << 20], "-9");
+    ws.put("/bomb.gz", &bomb);
+    let member = gzip(&vec![0u8; 64 << 20], "-9");
+    ws.put("/multi.gz", member.repeat(32));
+    let out = exec_ok(
+        &ws,
+        &[
+            "--memory",
+            "64",
+            "zcat /bomb.gz | head -c 100 | wc -c; gunzip -c /bomb.gz | head -c 3 | od -An -c; \
+             zcat /multi.gz | wc -c",
+        ],
+    );
+    assert_eq!(out, "100\n  \\0  \\0  \\0\n2147483648\n");
+
+    let host = tempfile::tempdir().unwrap();
+    let files: [(&str, Vec<u8>); 4] = [
+        ("h", b"hello\n".to_vec()),
+        ("h.gz", gzip(b"hello\n", "-6")),
+        ("p.gz", b"plain\n".to_vec()),
+        ("t.gz", gzip(b"hello\n", "-6")[..20].to_vec()),
+    ];
+    for (name, bytes) in &files {
+        std::fs::write(host.path().join(name), bytes).unwrap();
+        ws.put(&format!("/g/{name}"), bytes);
+    }
+    let gnu = std::process::Command::new("bash")
+        .args(["-c", &format!("{{ {GZIP_SCRIPT} }} 2>&1")])
+        .current_dir(host.path())
+        .output()
+        .expect("bash");
+    let script = format!("{{ {GZIP_SCRIPT} }} 2>&1");
+    let ours = exec_ok(&ws, &["--cwd", "/g", &script]);
+    assert_eq!(ours, text(&gnu.stdout));
+}
