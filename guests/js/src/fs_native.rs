@@ -51,6 +51,40 @@ fn check<T>(ctx: &Ctx<'_>, result: std::result::Result<T, FsError>) -> Result<T>
     result.map_err(|e| throw(ctx, e))
 }
 
+/// Where a program expects a scratch directory (`os.tmpdir()`), and its mode.
+const TMP: &str = "/tmp";
+const TMP_MODE: u32 = 0o1777;
+
+/// Run `op` on `path`; if it failed because the workspace has no `/tmp` yet (a fresh
+/// workspace has none: the shell shows one it only makes on its first write there),
+/// make `/tmp` and try once more, so `/tmp` exists for scripts as it does for the
+/// shell and the commands it calls. `whole_tree`: whether paths below `/tmp` count,
+/// or only `/tmp` itself (a failed read below a missing `/tmp` need not make it).
+fn with_tmp<T>(
+    path: &str,
+    whole_tree: bool,
+    op: impl Fn() -> std::result::Result<T, FsError>,
+) -> std::result::Result<T, FsError> {
+    let result = op();
+    let in_tmp =
+        path == TMP || (whole_tree && path.strip_prefix(TMP).is_some_and(|r| r.starts_with('/')));
+    match result {
+        Err(e) if matches!(e.code, ErrorCode::Enoent) && in_tmp && make_tmp() => op(),
+        other => other,
+    }
+}
+
+/// Make `/tmp` if the workspace lacks it; whether it was made.
+fn make_tmp() -> bool {
+    matches!(
+        fs::lstat(TMP),
+        Err(FsError {
+            code: ErrorCode::Enoent,
+            ..
+        })
+    ) && fs::mkdir(TMP, false, Some(TMP_MODE)).is_ok()
+}
+
 /// Read a whole file. The host refuses (`EFBIG`) a file larger than this run's memory
 /// could still hold, so the script gets an error it can catch rather than a run that
 /// dies of its memory limit halfway through reading.
@@ -145,7 +179,10 @@ fn add_mutations<'js>(obj: &Object<'js>) -> Result<()> {
                 exclusive: exclusive.0.unwrap_or(false),
                 create_parents: false,
             };
-            check(&ctx, fs::write(&path, &bytes, options))
+            check(
+                &ctx,
+                with_tmp(&path, true, || fs::write(&path, &bytes, options)),
+            )
         },
     )?;
     set_fn(
@@ -153,7 +190,7 @@ fn add_mutations<'js>(obj: &Object<'js>) -> Result<()> {
         "append",
         |ctx: Ctx<'js>, path: String, data: Value<'js>| -> Result<()> {
             let bytes = bytes_of(&ctx, &data)?;
-            check(&ctx, fs::append(&path, &bytes))
+            check(&ctx, with_tmp(&path, true, || fs::append(&path, &bytes)))
         },
     )?;
     set_fn(obj, "truncate", |ctx: Ctx<'js>, path: String, size: f64| {
@@ -163,7 +200,11 @@ fn add_mutations<'js>(obj: &Object<'js>) -> Result<()> {
         obj,
         "mkdir",
         |ctx: Ctx<'js>, path: String, recursive: bool, mode: Opt<Option<u32>>| {
-            check(&ctx, fs::mkdir(&path, recursive, mode.0.flatten()))
+            let mode = mode.0.flatten();
+            check(
+                &ctx,
+                with_tmp(&path, true, || fs::mkdir(&path, recursive, mode)),
+            )
         },
     )?;
     set_fn(
@@ -174,13 +215,16 @@ fn add_mutations<'js>(obj: &Object<'js>) -> Result<()> {
         },
     )?;
     set_fn(obj, "rename", |ctx: Ctx<'js>, from: String, to: String| {
-        check(&ctx, fs::rename(&from, &to))
+        check(&ctx, with_tmp(&to, true, || fs::rename(&from, &to)))
     })?;
     set_fn(
         obj,
         "copy",
         |ctx: Ctx<'js>, from: String, to: String, recursive: bool| {
-            check(&ctx, fs::copy(&from, &to, recursive))
+            check(
+                &ctx,
+                with_tmp(&to, true, || fs::copy(&from, &to, recursive)),
+            )
         },
     )?;
     Ok(())
@@ -189,11 +233,11 @@ fn add_mutations<'js>(obj: &Object<'js>) -> Result<()> {
 /// `stat`, `lstat` and `readdir`.
 fn add_metadata<'js>(obj: &Object<'js>) -> Result<()> {
     set_fn(obj, "stat", |ctx: Ctx<'js>, path: String| {
-        let st = check(&ctx, fs::stat(&path))?;
+        let st = check(&ctx, with_tmp(&path, false, || fs::stat(&path)))?;
         stat_object(&ctx, st)
     })?;
     set_fn(obj, "lstat", |ctx: Ctx<'js>, path: String| {
-        let st = check(&ctx, fs::lstat(&path))?;
+        let st = check(&ctx, with_tmp(&path, false, || fs::lstat(&path)))?;
         stat_object(&ctx, st)
     })?;
     // Entries as a flat [name, kind, name, kind, ...] array: one allocation per entry
@@ -202,7 +246,7 @@ fn add_metadata<'js>(obj: &Object<'js>) -> Result<()> {
         obj,
         "readdir",
         |ctx: Ctx<'js>, path: String| -> Result<Array<'js>> {
-            let entries = check(&ctx, fs::readdir(&path, 0, None))?;
+            let entries = check(&ctx, with_tmp(&path, false, || fs::readdir(&path, 0, None)))?;
             let out = Array::new(ctx)?;
             for (i, e) in entries.into_iter().enumerate() {
                 out.set(2 * i, e.name)?;
@@ -219,13 +263,15 @@ fn add_links_and_attributes<'js>(obj: &Object<'js>) -> Result<()> {
     set_fn(
         obj,
         "symlink",
-        |ctx: Ctx<'js>, target: String, path: String| check(&ctx, fs::symlink(&target, &path)),
+        |ctx: Ctx<'js>, target: String, path: String| {
+            check(&ctx, with_tmp(&path, true, || fs::symlink(&target, &path)))
+        },
     )?;
     set_fn(obj, "readlink", |ctx: Ctx<'js>, path: String| {
         check(&ctx, fs::readlink(&path))
     })?;
     set_fn(obj, "realpath", |ctx: Ctx<'js>, path: String| {
-        check(&ctx, fs::realpath(&path))
+        check(&ctx, with_tmp(&path, false, || fs::realpath(&path)))
     })?;
     set_fn(obj, "chmod", |ctx: Ctx<'js>, path: String, mode: u32| {
         check(&ctx, fs::chmod(&path, mode))

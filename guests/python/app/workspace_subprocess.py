@@ -11,6 +11,7 @@ scripts in the workspace) run through the shell. `shell=True` runs the
 shell. `os.system` and `os.popen` go through here too.
 """
 
+import atexit
 import errno
 import io
 import os
@@ -19,6 +20,8 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
+import weakref
 
 from componentize_py_types import Err
 from wit_world.imports import commands as host
@@ -41,6 +44,9 @@ _CHUNK = 64 << 10
 
 _pids = iter(range(1000, 1 << 30))
 _found = {}
+# Popens whose command may still run, for `_stop_unwaited` at exit.
+_live = weakref.WeakSet()
+_stopping_at_exit = []
 
 
 def _commands():
@@ -82,6 +88,26 @@ def resolve(argv, executable, env, cwd):
     if _shell_knows(prog, env, cwd):
         return SHELL, [SHELL, "-c", '"$0" "$@"', prog] + argv[1:]
     raise _not_found(prog)
+
+
+def _host_string(s):
+    """`s` as the host takes it: CPython's own exec refuses a NUL
+    (`_posixsubprocess`, which this module replaces), and the host's strings
+    are UTF-8, so a lone surrogate (`os.fsdecode` of a non-UTF-8 byte) is
+    refused with the codec's error rather than trapping in the bindings."""
+    if "\0" in s:
+        raise ValueError("embedded null byte")
+    s.encode("utf-8")
+    return s
+
+
+def _env_entry(key, value):
+    """One environment variable, checked as CPython's `_execute_child` and
+    `fork_exec` check it."""
+    key = _host_string(os.fsdecode(key))
+    if "=" in key:
+        raise ValueError("illegal environment variable name")
+    return key, _host_string(os.fsdecode(value))
 
 
 class _Invocation:
@@ -241,18 +267,28 @@ class Popen:
         if shell:
             argv = [executable if executable is not None else "/bin/sh", "-c"] + argv
             executable = None
-        argv = [os.fsdecode(a) for a in argv]
+        argv = [_host_string(os.fsdecode(a)) for a in argv]
         if not argv:
             raise IndexError("list index out of range")
-        cwd = os.path.abspath(os.fsdecode(cwd)) if cwd is not None else os.getcwd()
+        if cwd is not None:
+            cwd = os.path.abspath(_host_string(os.fsdecode(cwd)))
+        else:
+            cwd = os.getcwd()
         if not os.path.isdir(cwd):
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), cwd)
         environ = os.environ if env is None else env
-        env_list = [(os.fsdecode(k), os.fsdecode(v)) for k, v in environ.items()]
+        env_list = [_env_entry(k, v) for k, v in environ.items()]
 
         name, argv = resolve(argv, executable, env_list, cwd)
         self._inv = _Invocation(name, argv, env_list, cwd)
         self.pid = next(_pids)
+        _live.add(self)
+        if not _stopping_at_exit:
+            # Registered after the first handle exists, so it runs before the
+            # exit hook of `weakref.finalize` that drops the bindings' handles
+            # (atexit runs the last registered first).
+            atexit.register(_stop_unwaited)
+            _stopping_at_exit.append(True)
 
         if stdin == PIPE:
             self.stdin = self._wrap(_Writer(self), "wb", bufsize)
@@ -405,14 +441,27 @@ class Popen:
             else:
                 self.wait()
 
-    def __del__(self):
-        if getattr(self, "_inv", None) is not None and self.returncode is None:
+    def __del__(self, _warn=warnings.warn):
+        inv = getattr(self, "_inv", None)
+        if inv is not None and inv.handle is not None and self.returncode is None:
+            # As CPython's Popen: a ResourceWarning (shown with -W default),
+            # then the command is stopped (it only runs while driven).
+            _warn(f"subprocess {self.pid} is still running", ResourceWarning, source=self)
             self._inv.stop()
 
     def __repr__(self):
         return f"<Popen: returncode: {self.returncode} args: {self.args!r}>"
 
     __class_getitem__ = classmethod(lambda cls, item: cls)
+
+
+def _stop_unwaited():
+    """At exit, stop the commands nobody waited for while the bindings still
+    work: a Popen collected later, in the interpreter's teardown, would drop
+    a handle that `weakref.finalize`'s exit hook already dropped (the
+    bindings then raise in `__del__`)."""
+    for popen in list(_live):
+        popen.__del__()
 
 
 def system(command):

@@ -10,7 +10,6 @@
 
 use std::sync::Arc;
 
-use crate::aliases;
 use crate::cat::Cat;
 use crate::chmod::Chmod;
 use crate::diff::Diff;
@@ -35,8 +34,7 @@ pub const DISABLED: &[(&str, &str)] = &[
     ("mkfifo", "the workspace has no named pipes"),
 ];
 
-/// Commands the guest adds or replaces (see `ls`, `chmod`, `stat`, `realpath`,
-/// `aliases`).
+/// Commands the guest adds or replaces (see `ls`, `chmod`, `stat`, `realpath`).
 pub fn replacements(fs: &Arc<WorkspaceFs>) -> Vec<(&'static str, Box<dyn bashkit::Builtin>)> {
     vec![
         ("ls", Box::new(Ls { fs: fs.clone() })),
@@ -49,7 +47,6 @@ pub fn replacements(fs: &Arc<WorkspaceFs>) -> Vec<(&'static str, Box<dyn bashkit
         ("rm", Box::new(Rm)),
         ("zip", Box::new(Zip)),
         ("unzip", Box::new(Unzip)),
-        ("zcat", Box::new(aliases::ZCAT)),
     ]
 }
 

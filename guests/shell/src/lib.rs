@@ -11,7 +11,6 @@ wit_bindgen::generate!({
     generate_all,
 });
 
-mod aliases;
 mod appends;
 mod bin_stubs;
 mod calendar;
@@ -23,6 +22,7 @@ mod devices;
 mod diff;
 mod fileops;
 mod fs_errors;
+mod gunzip;
 mod head;
 mod limits;
 mod listing_cache;

@@ -138,6 +138,10 @@ fn build_shell(
     builder = builder.command("head", commands::streaming_head(fs));
     builder = builder.command("wc", commands::streaming_wc(fs));
     builder = builder.command("seq", crate::seq::Seq);
+    for (name, to_stdout) in [("gunzip", false), ("zcat", true)] {
+        let fs = fs.clone();
+        builder = builder.command(name, crate::gunzip::Gunzip { fs, to_stdout });
+    }
     // After the guest's own: a command the workspace registered under a
     // built-in's name (`grep`) is the one its owner wants.
     for name in workspace_commands::listed() {

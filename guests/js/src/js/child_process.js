@@ -45,6 +45,22 @@ function startFailure(raw, syscall, file, args) {
   return err;
 }
 
+// Node refuses a NUL in anything it hands to exec (validateArgumentNullCheck); the
+// commands would otherwise get it, as no real program can.
+function nullCheck(value, name, kind = 'argument', what = 'a string') {
+  if (typeof value !== 'string' || value.indexOf('\u0000') === -1) return;
+  const err = new TypeError(`The ${kind} '${name}' must be ${what} without null bytes. Received ${require('util').inspect(value)}`);
+  err.code = 'ERR_INVALID_ARG_VALUE';
+  throw err;
+}
+
+// A lone surrogate cannot cross into the host as UTF-8; Node's UTF-8 conversion writes
+// it as U+FFFD, so the command gets that, as under node.
+function wellFormed(s) {
+  if (typeof s.isWellFormed === 'function') return s.isWellFormed() ? s : s.toWellFormed();
+  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
 function shellQuote(s) {
   return /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
@@ -57,6 +73,7 @@ function normalize(file, args, options) {
     err.code = 'ERR_INVALID_ARG_VALUE';
     throw err;
   }
+  nullCheck(file, 'file');
   if (Array.isArray(args)) args = args.map(String);
   else if (args === undefined || args === null) args = [];
   else if (typeof args === 'object') {
@@ -65,13 +82,21 @@ function normalize(file, args, options) {
   } else throw invalidArg('args', 'an instance of Array', args);
   options = options === undefined || options === null ? {} : options;
   if (typeof options !== 'object') throw invalidArg('options', 'of type object', options);
+  args.forEach((arg, i) => nullCheck(arg, `args[${i}]`));
+  nullCheck(options.cwd, 'options.cwd', 'property', 'a string, Uint8Array, or URL');
   const cwd = require('path').resolve(process.cwd(), options.cwd === undefined || options.cwd === null ? '.' : String(options.cwd));
   const spawnfile = options.shell ? (typeof options.shell === 'string' ? options.shell : '/bin/sh') : file;
   const spawnargs = options.shell ? [spawnfile, '-c', [file, ...args].join(' ')] : [file, ...args];
   const envObj = options.env || process.env;
   const env = [];
-  for (const key of Object.keys(envObj)) if (envObj[key] !== undefined) env.push([key, String(envObj[key])]);
-  return { file: spawnfile, args: spawnargs.slice(1), spawnargs, options, cwd, env };
+  for (const key of Object.keys(envObj)) {
+    if (envObj[key] === undefined) continue;
+    const value = String(envObj[key]);
+    nullCheck(key, `options.env['${key}']`, 'property');
+    nullCheck(value, `options.env['${key}']`, 'property');
+    env.push([wellFormed(key), wellFormed(value)]);
+  }
+  return { file: wellFormed(spawnfile), args: spawnargs.slice(1).map(wellFormed), spawnargs, options, cwd: wellFormed(cwd), env };
 }
 
 let commandNames;
@@ -191,6 +216,7 @@ function checkExecSyncError(ret, args, cmd) {
 
 function shellOptions(command, options) {
   if (typeof command !== 'string') throw invalidArg('command', 'of type string', command);
+  nullCheck(command, 'command');
   options = { ...(options || {}) };
   if (!options.shell) options.shell = true;
   return options;

@@ -395,6 +395,34 @@ function symlinkSync(target, path) {
   }
 }
 
+// The workspace has no hard links (wit/fs.wit), so link fails as link(2) does on a
+// filesystem without them, with EPERM, after the path checks the kernel makes first
+// (the source must exist, the destination must not, its directory must).
+function linkSync(existingPath, newPath) {
+  const from = pathArg(existingPath, 'existingPath');
+  const to = pathArg(newPath, 'newPath');
+  try {
+    fsn.lstat(abs(from));
+  } catch (e) {
+    throw nodeError(e, 'link', from, to);
+  }
+  let exists = true;
+  try {
+    fsn.lstat(abs(to));
+  } catch (e) {
+    if (!e || e.code !== 'ENOENT') throw nodeError(e, 'link', from, to);
+    exists = false;
+  }
+  if (exists) throw makeError('EEXIST', 'link', from, to);
+  let parent;
+  try {
+    parent = fsn.stat(pathModule.dirname(abs(to)));
+  } catch (e) {
+    throw nodeError(e, 'link', from, to);
+  }
+  throw makeError(parent.kind === 'directory' ? 'EPERM' : 'ENOTDIR', 'link', from, to);
+}
+
 function readlinkSync(path, options) {
   const opts = optionsOf(options, { encoding: 'utf8' });
   const target = call('readlink', 'readlink', pathArg(path));
@@ -481,6 +509,7 @@ const sync = {
   copyFileSync,
   cpSync,
   symlinkSync,
+  linkSync,
   readlinkSync,
   realpathSync,
   chmodSync,

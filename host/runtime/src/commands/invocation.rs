@@ -18,6 +18,7 @@ use crate::bindings::RunRequest;
 use crate::durable::journal::SharedJournal;
 use crate::host::wasi_fs::{TMP, WasiFs};
 use crate::run::limits::MemoryLimiter;
+use crate::run::oom_noise::OomNoise;
 use crate::run::output::Channel;
 use crate::run::result::{EXIT_CANCELLED, EXIT_TIMEOUT};
 use crate::run::state::{Nesting, RunState, Stop, finish_wasi, watched_store};
@@ -160,10 +161,11 @@ impl Child {
         link.exited(code);
     }
 
-    fn wasi(&self) -> WasiCtx {
+    fn wasi(&self, oom_noise: &Arc<OomNoise>) -> WasiCtx {
         let stream = |role| LinkStream {
             link: self.link.clone(),
             role,
+            oom_noise: (role == Role::Out(Channel::Stderr)).then(|| oom_noise.clone()),
         };
         let mut wasi = WasiCtx::builder();
         if !self.request.env.iter().any(|(k, _)| k == "TMPDIR") {
@@ -181,7 +183,9 @@ impl Child {
 
     /// Runs the command to its end; its exit code.
     fn call(self) -> i32 {
-        let wasi = self.wasi();
+        let memory_refused = Arc::new(AtomicBool::new(false));
+        let oom_noise = Arc::new(OomNoise::new(memory_refused.clone()));
+        let wasi = self.wasi(&oom_noise);
         let inner = self.nesting.inner.clone();
         let state = RunState {
             http: crate::net::RunHttp::new(
@@ -193,7 +197,7 @@ impl Child {
             table: ResourceTable::new(),
             workspace: self.workspace.clone(),
             modules: inner.modules.clone(),
-            limiter: MemoryLimiter::new(self.memory),
+            limiter: MemoryLimiter::new(self.memory).reporting_to(memory_refused),
             cancel: self.cancel.clone(),
             flooded: self.flooded.clone(),
             deadline: self.deadline,
@@ -240,6 +244,9 @@ impl Child {
             }
         };
         store.data_mut().wasi_fs.remove_stale_locks();
+        // A last stderr line the filter held (no newline) goes before the
+        // host's own line on why the command ended.
+        oom_noise.flush(|held| self.link.say(held));
         let code = match result {
             Ok(code) => code,
             Err(e) => self.ended_by(&e, store.data()),

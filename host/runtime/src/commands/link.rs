@@ -15,6 +15,7 @@ use wasmtime_wasi::cli::{IsTerminal, StdinStream, StdoutStream};
 use wasmtime_wasi_io::poll::Pollable;
 use wasmtime_wasi_io::streams::{InputStream, OutputStream, StreamError, StreamResult};
 
+use crate::run::oom_noise::OomNoise;
 use crate::run::output::Channel;
 
 /// Output held before the command hands over.
@@ -194,13 +195,26 @@ pub(crate) enum Role {
 pub(crate) struct LinkStream {
     pub link: Arc<Link>,
     pub role: Role,
+    /// For stderr: drops the Rust runtime's out-of-memory lines once the
+    /// command's memory was refused, so the host's own line is what the
+    /// reader sees (as for a run's stderr, `Sink::quiet_oom_noise`).
+    pub oom_noise: Option<Arc<OomNoise>>,
 }
 
 impl LinkStream {
     fn put(&self, bytes: &[u8]) -> StreamResult<()> {
-        match self.role {
-            Role::Out(channel) => self.link.write(channel, bytes),
-            Role::Stdin => Err(StreamError::trap("stdin is not writable")),
+        match (self.role, &self.oom_noise) {
+            (Role::Out(channel), Some(noise)) => {
+                let mut written = Ok(());
+                noise.filter(bytes, |kept| {
+                    if written.is_ok() {
+                        written = self.link.write(channel, kept);
+                    }
+                });
+                written
+            }
+            (Role::Out(channel), None) => self.link.write(channel, bytes),
+            (Role::Stdin, _) => Err(StreamError::trap("stdin is not writable")),
         }
     }
 }

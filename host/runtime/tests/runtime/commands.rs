@@ -264,6 +264,12 @@ fn a_runaway_command_is_stopped_by_the_run_limits() {
         "{}",
         describe(&r)
     );
+    // The host's line, without the Rust runtime's own out-of-memory lines.
+    assert!(
+        !s(&r.stderr).contains("memory allocation of") && !s(&r.stderr).contains("RUST_BACKTRACE"),
+        "{}",
+        describe(&r)
+    );
 
     let r = exec_with(
         &rt,
