@@ -231,13 +231,15 @@ fn js_and_the_workspace_see_the_same_files() {
 
 #[test]
 fn the_guest_sees_no_host_files() {
-    // The host has /etc and its temp dir; the (empty) workspace has neither.
+    // The host has /etc and its temp dir; the (empty) workspace has no
+    // /etc, and its /tmp (made on first use, as a process expects one) is
+    // the workspace's own, empty, not the host's.
     assert!(std::path::Path::new("/etc").is_dir());
     let r = run_js(
         "import fs from 'node:fs';\n\
-         console.log(fs.existsSync('/etc'), fs.existsSync('/tmp'), fs.readdirSync('/').join(','));",
+         console.log(fs.existsSync('/etc'), fs.existsSync('/tmp'), fs.readdirSync('/').join(','), fs.readdirSync('/tmp').length);",
     );
-    assert_eq!(s(&r.stdout), "false false work\n", "{}", describe(&r));
+    assert_eq!(s(&r.stdout), "false true tmp,work 0\n", "{}", describe(&r));
 }
 
 #[test]
