@@ -322,7 +322,6 @@ impl OpenFile {
         let end = offset
             .checked_add(data.len() as u64)
             .ok_or(code(ErrorCode::FileTooLarge))?;
-        self.changes()?;
         if end > self.changes()?.size {
             self.check_growth(end)?;
         }
