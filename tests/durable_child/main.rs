@@ -96,6 +96,7 @@ fn register_from_env(rt: &Runtime, var: &str, name: &str) {
             component: bytes.into(),
             mounts: Vec::new(),
             sha256: None,
+            own_cwd: false,
         })
         .unwrap_or_else(|e| panic!("register {name}: {e}"));
     }

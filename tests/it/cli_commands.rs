@@ -349,6 +349,22 @@ fn ripgrep_registered_as_a_command_matches_native_rg_in_a_pipeline() {
         &["exec", "rg -n --sort path TODO /proj | sed 's|^/proj/|./|'"],
     );
     assert_eq!(ours, text(&native.stdout));
+    // From the shell's cwd, as an agent types it after `cd`.
+    let ours = ok(&ws, &["exec", "cd /proj && rg -n --sort path TODO ."]);
+    assert_eq!(ours, text(&native.stdout));
+    let native_sub = std::process::Command::new("rg")
+        .args(["--sort", "path", "TODO", "../docs", "main.rs"])
+        .current_dir(host.path().join("src"))
+        .output()
+        .unwrap();
+    let ours = ok(
+        &ws,
+        &[
+            "exec",
+            "cd /proj/src && rg --sort path TODO ../docs main.rs",
+        ],
+    );
+    assert_eq!(ours, text(&native_sub.stdout));
     // Counting through a pipeline, and rg's exit code for no match.
     let count = ok(&ws, &["exec", "rg -c --sort path TODO /proj | wc -l"]);
     assert_eq!(count.trim(), "4");

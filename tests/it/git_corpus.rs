@@ -680,6 +680,7 @@ fn runtime() -> &'static Runtime {
                 component: Bytes::from(bytes),
                 mounts: Vec::new(),
                 sha256: None,
+                own_cwd: true,
             })
             .unwrap_or_else(|e| panic!("registering {} as git: {e}", path.display()));
         }

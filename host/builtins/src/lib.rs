@@ -131,6 +131,8 @@ pub fn register(runtime: &Runtime) -> Result<(), ExecError> {
                 component: Bytes::from_static(b.component),
                 mounts: mounts.clone(),
                 sha256: Some(b.sha256.to_owned()),
+                // Each of ours changes to `$PWD` first thing.
+                own_cwd: true,
             })?;
         }
         if let Some(backend) = b.backend {

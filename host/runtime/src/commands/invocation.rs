@@ -208,6 +208,7 @@ impl Child {
                 self.journal.clone(),
                 None,
                 &self.resolved.mounts,
+                (!self.resolved.own_cwd).then_some(self.request.cwd.as_str()),
             ),
             journal: self.journal.clone(),
             group: self.group.clone(),

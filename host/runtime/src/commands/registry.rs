@@ -40,6 +40,11 @@ pub struct CommandSpec {
     /// computed it for an embedded one): the process then does not hash
     /// the bytes to find their compiled form. Computed on first use if not.
     pub sha256: Option<String>,
+    /// The program changes to `$PWD` itself (our built-ins: python3, git,
+    /// sqlite3). Others, built on a wasi-libc that starts in `/`, are given
+    /// their cwd by the host instead (see `wit/README.md`, "Working
+    /// directory").
+    pub own_cwd: bool,
 }
 
 /// Where a listed command comes from.
@@ -67,6 +72,8 @@ pub struct CommandListing {
 pub(crate) struct Resolved {
     pub start: Start,
     pub mounts: Vec<Mount>,
+    /// See [`CommandSpec::own_cwd`]; runner guests are given theirs.
+    pub own_cwd: bool,
 }
 
 /// What starting a command instantiates.
@@ -252,6 +259,7 @@ impl CommandRegistry {
             return Ok(Some(Resolved {
                 start: Start::Component(pre),
                 mounts,
+                own_cwd: false,
             }));
         }
         let found = self
@@ -271,6 +279,7 @@ impl CommandRegistry {
         Ok(Some(Resolved {
             start: Start::Component(pre),
             mounts: registered.spec.mounts.clone(),
+            own_cwd: registered.spec.own_cwd,
         }))
     }
 
@@ -290,6 +299,7 @@ impl CommandRegistry {
                 source: runner.source,
             },
             mounts: runner.backend.mounts.clone(),
+            own_cwd: true,
         }))
     }
 

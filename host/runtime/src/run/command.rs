@@ -44,6 +44,8 @@ pub struct CommandOptions {
     pub limits: Limits,
     /// Read-only trees the command sees besides the workspace and `/tmp`.
     pub mounts: Vec<Mount>,
+    /// See [`CommandSpec::own_cwd`].
+    pub own_cwd: bool,
 }
 
 /// Mounts go at absolute paths, never over the whole workspace.
@@ -204,6 +206,7 @@ fn command_store(
             None,
             Some(limits.memory_bytes as u64),
             &options.mounts,
+            (!options.own_cwd).then_some(cwd),
         ),
         workspace,
         modules: rt.inner.modules.clone(),

@@ -304,6 +304,8 @@ impl Job {
                 journal.clone(),
                 Some(self.limits.memory_bytes as u64),
                 mounts,
+                // Runner guests are given the run's cwd in their request.
+                None,
             ),
             journal,
             group: group.cloned(),

@@ -56,6 +56,7 @@ fn runtime_with(config: RuntimeConfig) -> Runtime {
         component: test_command(),
         mounts: Vec::new(),
         sha256: None,
+        own_cwd: false,
     })
     .expect("register");
     rt
@@ -448,6 +449,7 @@ fn a_command_sees_only_its_preopens() {
             source: computer_runtime::MountSource::HostDir(host.path().to_path_buf()),
         }],
         sha256: None,
+        own_cwd: false,
     })
     .unwrap();
     let out = sh_ok(

@@ -11,10 +11,10 @@
 //! The wasm programs come from `scripts/build-wasi-programs.sh`; the native
 //! ones from `scripts/setup.sh`. A missing one fails the test, naming which.
 //!
-//! Two differences are the platform's, not the programs', and are spelled
-//! out where they apply: a wasi-libc program starts in `/` whatever cwd the
-//! run is given, and an exit code above 1 arrives as 1 (see
-//! [`wasm_exit_for`]). The tree therefore sits at the workspace's root.
+//! One difference is the platform's, not the programs', and is spelled out
+//! where it applies: an exit code above 1 arrives as 1 (see
+//! [`wasm_exit_for`]). The tree sits at the workspace's root; cases run in
+//! its subdirectories too (the cwd the host preopens for them).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -203,8 +203,7 @@ fn wasm_exit_for(code: i32) -> i32 {
 /// One invocation, run on both sides.
 struct Case<'a> {
     args: &'a [&'a str],
-    /// The directory under the tree's root to run in ("" for the root;
-    /// only the ignored cwd test uses another).
+    /// The directory under the tree's root to run in ("" for the root).
     cwd: &'a str,
     stdin: &'a [u8],
     /// The exit code the native tool must give: keeps a case from passing
@@ -477,16 +476,33 @@ fn rg_exit_codes_match_native() {
     ]);
 }
 
-/// What `cwd` should do. Ignored: wasi-libc starts every program in `/`
-/// (`__wasilibc_cwd` is initialized to "/", not from `initial-cwd` or
-/// `PWD`), so a wasm rg given cwd `/src/net` still searches from `/`.
+/// A program run in a subdirectory, though wasi-libc starts every program
+/// in `/` (`__wasilibc_cwd` is "/", never read from `initial-cwd` or `PWD`).
 #[test]
-#[ignore = "wasi-libc ignores the run's cwd: relative paths resolve from /"]
 fn rg_runs_in_the_cwd_it_is_given() {
-    rg(&[Case {
-        cwd: "src/net",
-        ..Case::new(sorted!["-n", "TODO", "."], 0)
-    }]);
+    // The host preopens the cwd for a program whose wasi-libc starts in `/`
+    // (wit/README.md, "Working directory"): relative paths, `.` and `..`
+    // resolve from there, and a name only the root has is the root's.
+    // `getcwd` still answers `/`, so rg finds no ignore files above its
+    // cwd: these cases stay where the tree's ignore rules don't reach.
+    rg(&[
+        Case {
+            cwd: "src/net",
+            ..Case::new(sorted!["-n", "TODO", "."], 0)
+        },
+        Case {
+            cwd: "src/net",
+            ..Case::new(sorted!["-l", "TODO", "http", "../util"], 0)
+        },
+        Case {
+            cwd: "src/net/tcp",
+            ..Case::new(sorted!["--files", "..", "../../util"], 0)
+        },
+        Case {
+            cwd: "src",
+            ..Case::new(sorted!["TODO", "no-such-dir"], 2)
+        },
+    ]);
 }
 
 /// What exit codes should do; see [`wasm_exit_for`].
@@ -552,6 +568,14 @@ fn hexyl_matches_native() {
             Case::new(&["--color=never", "-s", "5000", "random.bin"], 0),
             Case::new(&["--color=never", "empty"], 0),
             Case::new(&["--color=never", "données/ünï cødé.txt"], 0),
+            Case {
+                cwd: "données",
+                ..Case::new(&["--color=never", "ünï cødé.txt"], 0)
+            },
+            Case {
+                cwd: "données",
+                ..Case::new(&["--color=never", "-n", "32", "../random.bin"], 0)
+            },
             Case {
                 stdin: b"from stdin\x00\x01\x02",
                 ..Case::new(&["--color=never"], 0)

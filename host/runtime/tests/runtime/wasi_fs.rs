@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use computer_runtime::{CommandOptions, FileTree, Mount, MountSource, RunResult, RunStatus};
-use computer_store::Workspace;
+use computer_store::{Workspace, WriteOptions};
 
 use crate::support::{bare_runtime, s};
 
@@ -34,6 +34,21 @@ fn run_with(ws: &Arc<Workspace>, args: &[&str], mounts: Vec<Mount>) -> RunResult
     let options = CommandOptions {
         argv,
         mounts,
+        ..CommandOptions::default()
+    };
+    bare_runtime()
+        .run_command(ws.clone(), "wasi_fs_probe", probe_bytes(), options)
+        .expect("the probe runs")
+}
+
+/// The probe run in `cwd`; `own_cwd` says it changes there itself.
+fn run_in(ws: &Arc<Workspace>, cwd: &str, own_cwd: bool, args: &[&str]) -> RunResult {
+    let mut argv = vec!["wasi_fs_probe".to_owned()];
+    argv.extend(args.iter().map(|a| (*a).to_owned()));
+    let options = CommandOptions {
+        argv,
+        cwd: cwd.to_owned(),
+        own_cwd,
         ..CommandOptions::default()
     };
     bare_runtime()
@@ -248,4 +263,55 @@ fn stdin_reaches_the_command() {
         .run_command(ws, "wasi_fs_probe", probe_bytes(), options)
         .unwrap();
     assert_eq!(s(&r.stdout), "piped in\nok cat\n");
+}
+
+/// A program whose wasi-libc starts in `/` (it never changes to `$PWD`)
+/// reads and writes relative to the cwd it is run in; absolute paths and
+/// `..` still reach the rest of the workspace.
+#[test]
+fn a_third_party_program_works_in_its_cwd() {
+    let ws = ws();
+    let parents = WriteOptions {
+        create_parents: true,
+        ..Default::default()
+    };
+    for (path, text) in [
+        ("/proj/sub/notes.txt", "in sub"),
+        ("/proj/both.txt", "the cwd's"),
+        ("/both.txt", "the root's"),
+        ("/top.txt", "at the root"),
+        ("/data/x.txt", "data"),
+    ] {
+        ws.write(path, text.as_bytes(), &parents).unwrap();
+    }
+    let read = |cwd: &str, own: bool, path: &str| {
+        let r = run_in(&ws, cwd, own, &["read", path]);
+        let out = s(&r.stdout);
+        (r.exit_code, out.trim_end_matches("ok read\n").to_owned())
+    };
+    assert_eq!(read("/proj", false, "sub/notes.txt"), (0, "in sub".into()));
+    assert_eq!(
+        read("/proj", false, "./sub/notes.txt"),
+        (0, "in sub".into())
+    );
+    assert_eq!(read("/proj/sub", false, "notes.txt"), (0, "in sub".into()));
+    assert_eq!(
+        read("/proj/sub", false, "../both.txt"),
+        (0, "the cwd's".into())
+    );
+    assert_eq!(
+        read("/proj/sub", false, "../../top.txt"),
+        (0, "at the root".into())
+    );
+    assert_eq!(read("/proj", false, "both.txt"), (0, "the cwd's".into()));
+    assert_eq!(read("/proj", false, "/top.txt"), (0, "at the root".into()));
+    assert_eq!(read("/proj/sub", false, "/data/x.txt"), (0, "data".into()));
+    // A file it creates lands in its cwd, and it reads it back there.
+    let w = run_in(&ws, "/proj/sub", false, &["write", "made.txt", "new"]);
+    assert_eq!(w.exit_code, 0, "stderr {}", s(&w.stderr));
+    assert_eq!(ws.read("/proj/sub/made.txt").unwrap(), b"new");
+    assert!(ws.read("/made.txt").is_err(), "nothing is made at the root");
+    // A program that changes to `$PWD` itself is left at `/` by the host.
+    assert_eq!(read("/proj", true, "both.txt"), (0, "the root's".into()));
+    assert_ne!(read("/proj", true, "sub/notes.txt").0, 0);
 }

@@ -218,6 +218,7 @@ fn exec_runs_a_command_component_through_the_command_backend() {
         component: bytes.into(),
         mounts: Vec::new(),
         sha256: None,
+        own_cwd: false,
     })
     .unwrap();
     let ws = workspace();

@@ -251,7 +251,7 @@ impl types::HostDescriptor for RunState {
         path: String,
     ) -> FsResult<MetadataHashValue> {
         let d = self.wasi_fs.dir(&fd)?;
-        let full = super::join(&d.path, &path)?;
+        let full = d.resolve(&path)?;
         self.wasi_fs.settle(&d.tree, &full)?;
         let follow = flags.contains(PathFlags::SYMLINK_FOLLOW);
         let m = d.tree.stat_for(&full, follow, Asker::Hash)?;

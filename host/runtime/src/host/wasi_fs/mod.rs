@@ -17,6 +17,7 @@
 //! with their result, mutations commit with their row. `/tmp` and mounts are
 //! not journalled: a replay recomputes them.
 
+mod anchor;
 mod descriptor;
 mod errors;
 mod file;
@@ -38,6 +39,7 @@ use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
 use wasmtime_wasi::p2::bindings::filesystem::preopens;
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
+use self::anchor::Anchor;
 use self::errors::code;
 use self::file::SharedFile;
 pub use self::mount::{FileTree, Mount, MountSource};
@@ -60,12 +62,29 @@ pub(crate) struct Desc {
     /// Absolute and normalized inside `tree`.
     pub path: String,
     pub node: Node,
+    /// Set on the cwd preopen of a third-party program (`anchor.rs`):
+    /// the paths it is given are resolved as the program meant them.
+    pub anchor: Option<Arc<Anchor>>,
+}
+
+impl Desc {
+    /// `rel`, a path the guest gave relative to this descriptor, as an
+    /// absolute path inside `tree`.
+    pub(crate) fn resolve(&self, rel: &str) -> Res<String> {
+        match &self.anchor {
+            Some(anchor) => anchor.resolve(&self.tree, rel),
+            None => join(&self.path, rel),
+        }
+    }
 }
 
 /// The filesystem state of one run: its preopens, descriptors and
 /// directory streams.
 pub(crate) struct WasiFs {
     preopens: Vec<(Tree, String)>,
+    /// The caller's cwd, preopened last as `.`, for a program that does
+    /// not change to `$PWD` itself.
+    anchor: Option<Arc<Anchor>>,
     /// Directories named `*.lock` made in the workspace (SQLite's WASI
     /// locks), removed when the command ends (`remove_stale_locks`).
     locks: Vec<(Tree, String)>,
@@ -78,12 +97,15 @@ pub(crate) struct WasiFs {
 
 impl WasiFs {
     /// The preopens of a run: the workspace at `/`, a scratch `/tmp` of at
-    /// most `tmp_cap` bytes (none: `/tmp` is the workspace's), and `mounts`.
+    /// most `tmp_cap` bytes (none: `/tmp` is the workspace's), `mounts`,
+    /// and, for a program that does not change to `$PWD` itself, its cwd
+    /// `anchor` as `.` (`anchor.rs`).
     pub(crate) fn new(
         workspace: Arc<Workspace>,
         journal: Option<SharedJournal>,
         tmp_cap: Option<u64>,
         mounts: &[Mount],
+        anchor: Option<&str>,
     ) -> Self {
         let mut preopens = vec![(
             Tree::Store(Arc::new(StoreTree::workspace(workspace, journal))),
@@ -102,8 +124,12 @@ impl WasiFs {
             };
             preopens.push((tree, m.guest_path.clone()));
         }
+        let anchor = anchor
+            .filter(|cwd| *cwd != "/" && WsPath::parse(cwd).is_ok())
+            .map(|cwd| Arc::new(Anchor::new(cwd)));
         WasiFs {
             preopens,
+            anchor,
             locks: Vec::new(),
             descriptors: HashMap::new(),
             open_files: HashMap::new(),
@@ -210,16 +236,30 @@ impl preopens::Host for RunState {
     fn get_directories(&mut self) -> wasmtime::Result<Vec<(Resource<WasiDescriptor>, String)>> {
         let fs = &mut self.wasi_fs;
         let preopens = fs.preopens.clone();
-        Ok(preopens
+        let mut dirs: Vec<_> = preopens
             .into_iter()
             .map(|(tree, name)| {
                 let fd = fs.push(Desc {
                     tree,
                     path: "/".to_owned(),
                     node: Node::Dir,
+                    anchor: None,
                 });
                 (fd, name)
             })
-            .collect())
+            .collect();
+        // Last, so wasi-libc prefers it over `/` (both match every path
+        // once it strips them to the empty prefix).
+        if let Some(anchor) = fs.anchor.clone() {
+            let tree = fs.preopens[0].0.clone();
+            let fd = fs.push(Desc {
+                tree,
+                path: anchor.cwd().to_owned(),
+                node: Node::Dir,
+                anchor: Some(anchor),
+            });
+            dirs.push((fd, ".".to_owned()));
+        }
+        Ok(dirs)
     }
 }

@@ -11,7 +11,7 @@ use wasmtime_wasi::p2::bindings::sync::filesystem::types::{DescriptorFlags, Open
 use super::errors::code;
 use super::file::{Handle, OpenFile, check_file_kind, lock_file};
 use super::tree::{Asker, Kind, Meta, Res, Tree};
-use super::{Desc, Node, WasiFs, join};
+use super::{Desc, Node, WasiFs};
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 /// Whether an error is "it does not exist".
@@ -30,7 +30,7 @@ impl WasiFs {
     ) -> Res<Resource<WasiDescriptor>> {
         let dir = self.dir(fd)?;
         let tree = dir.tree.clone();
-        let full = join(&dir.path, path)?;
+        let full = dir.resolve(path)?;
         let follow = path_flags.contains(PathFlags::SYMLINK_FOLLOW);
         let write = flags.contains(DescriptorFlags::WRITE)
             || flags.contains(DescriptorFlags::MUTATE_DIRECTORY);
@@ -79,6 +79,7 @@ impl WasiFs {
             tree,
             path: full,
             node,
+            anchor: None,
         }))
     }
 }

@@ -10,9 +10,9 @@ use wasmtime_wasi::p2::bindings::sync::filesystem::types::{
     DescriptorStat, DescriptorType, NewTimestamp,
 };
 
+use super::WasiFs;
 use super::errors::code;
 use super::tree::{Asker, Kind, Meta, Res};
-use super::{WasiFs, join};
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 pub(crate) fn descriptor_type(k: Kind) -> DescriptorType {
@@ -59,7 +59,7 @@ type Fd<'a> = &'a Resource<WasiDescriptor>;
 impl WasiFs {
     pub(crate) fn stat_at(&self, fd: Fd<'_>, follow: bool, path: &str) -> Res<DescriptorStat> {
         let d = self.dir(fd)?;
-        let full = join(&d.path, path)?;
+        let full = d.resolve(path)?;
         self.settle(&d.tree, &full)?;
         Ok(descriptor_stat(&d.tree.stat_for(
             &full,
@@ -70,7 +70,7 @@ impl WasiFs {
 
     pub(crate) fn create_directory_at(&mut self, fd: Fd<'_>, path: &str) -> Res<()> {
         let d = self.dir(fd)?;
-        let full = join(&d.path, path)?;
+        let full = d.resolve(path)?;
         let opts = MkdirOptions::default();
         let store = d.tree.store()?;
         store.mutate("wasi.mkdir", &full, &[], |ws| ws.mkdir(&full, &opts))?;
@@ -81,7 +81,7 @@ impl WasiFs {
 
     pub(crate) fn remove_directory_at(&self, fd: Fd<'_>, path: &str) -> Res<()> {
         let d = self.dir(fd)?;
-        let full = join(&d.path, path)?;
+        let full = d.resolve(path)?;
         let store = d.tree.store()?;
         if d.tree.stat(&full, false)?.kind != Kind::Dir {
             return Err(code(ErrorCode::NotDirectory));
@@ -95,7 +95,7 @@ impl WasiFs {
 
     pub(crate) fn unlink_file_at(&mut self, fd: Fd<'_>, path: &str) -> Res<()> {
         let d = self.dir(fd)?;
-        let full = join(&d.path, path)?;
+        let full = d.resolve(path)?;
         let tree = d.tree.clone();
         tree.store()?;
         if path.ends_with('/') || tree.stat(&full, false)?.kind == Kind::Dir {
@@ -120,8 +120,8 @@ impl WasiFs {
             return Err(code(ErrorCode::CrossDevice));
         }
         let tree = a.tree.clone();
-        let src = join(&a.path, from)?;
-        let dst = join(&b.path, to)?;
+        let src = a.resolve(from)?;
+        let dst = b.resolve(to)?;
         // What is written under `src` moves with it; a file open at `dst`
         // is replaced, and lives on for its descriptors.
         self.settle(&tree, &src)?;
@@ -137,7 +137,7 @@ impl WasiFs {
 
     pub(crate) fn symlink_at(&self, fd: Fd<'_>, target: &str, path: &str) -> Res<()> {
         let d = self.dir(fd)?;
-        let full = join(&d.path, path)?;
+        let full = d.resolve(path)?;
         let store = d.tree.store()?;
         let args = (target, &full);
         store.mutate("wasi.symlink", &args, &[], |ws| ws.symlink(target, &full))
@@ -145,7 +145,7 @@ impl WasiFs {
 
     pub(crate) fn readlink_at(&self, fd: Fd<'_>, path: &str) -> Res<String> {
         let d = self.dir(fd)?;
-        let full = join(&d.path, path)?;
+        let full = d.resolve(path)?;
         d.tree.readlink(&full)
     }
 
@@ -163,7 +163,7 @@ impl WasiFs {
 
     pub(crate) fn set_times_at(&self, fd: Fd<'_>, path: &str, mtime: NewTimestamp) -> Res<()> {
         let d = self.dir(fd)?;
-        let full = join(&d.path, path)?;
+        let full = d.resolve(path)?;
         self.set_mtime(fd, &full, mtime)
     }
 }
