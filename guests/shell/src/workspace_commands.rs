@@ -71,6 +71,7 @@ impl Command for WorkspaceCommand {
                 return Ok(CommandStatus::with_code(code));
             }
         };
+        let mut input = Input::default();
         loop {
             match invocation.next() {
                 Event::Stdout(bytes) => {
@@ -84,9 +85,9 @@ impl Command for WorkspaceCommand {
                 Event::Stderr(bytes) => {
                     let _ = ctx.stderr.write_all(&bytes).await;
                 }
-                Event::StdinWanted => match ctx.stdin.read_chunk().await {
-                    Ok(Some(chunk)) if !chunk.is_empty() => invocation.feed(&chunk),
-                    _ => invocation.feed(&[]),
+                Event::StdinWanted => match input.next(&ctx.stdin).await {
+                    Some(chunk) => invocation.feed(&chunk),
+                    None => invocation.feed(&[]),
                 },
                 Event::Exited(code) => {
                     let code =
@@ -96,5 +97,52 @@ impl Command for WorkspaceCommand {
                 }
             }
         }
+    }
+}
+
+/// Most input a command is fed at once.
+const FEED_BYTES: usize = 64 << 10;
+
+/// The command's input, gathered for feeding. bashkit hands input over in
+/// 4 KiB pieces (its pipe size) and each feed is a turn of the command's
+/// thread, so as much as is ready without waiting goes at once: a file
+/// redirect is fed 64 KiB at a time, a pipe what its writer has put in it.
+#[derive(Default)]
+struct Input {
+    ended: bool,
+}
+
+impl Input {
+    /// The next piece; `None` at the end of input.
+    async fn next(&mut self, stdin: &bashkit::CommandInput) -> Option<Vec<u8>> {
+        if self.ended {
+            return None;
+        }
+        let Ok(Some(mut piece)) = stdin.read_chunk().await else {
+            self.ended = true;
+            return None;
+        };
+        while piece.len() < FEED_BYTES {
+            // Ready now or not at all: a pending read is dropped before it
+            // has taken anything.
+            match ready_now(std::pin::pin!(stdin.read_chunk())) {
+                Some(Ok(Some(more))) => piece.extend_from_slice(&more),
+                Some(_) => {
+                    self.ended = true;
+                    break;
+                }
+                None => break,
+            }
+        }
+        Some(piece)
+    }
+}
+
+/// What `future` gives if it is ready at once.
+fn ready_now<F: std::future::Future>(future: std::pin::Pin<&mut F>) -> Option<F::Output> {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.poll(&mut cx) {
+        std::task::Poll::Ready(out) => Some(out),
+        std::task::Poll::Pending => None,
     }
 }
