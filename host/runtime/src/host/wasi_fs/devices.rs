@@ -179,7 +179,7 @@ impl RunState {
         }
         let reader: DynInputStream = match h.device {
             Device::Stdin => {
-                return Ok(stdin::Host::get_stdin(&mut self.cli()).map_err(FsError::trap)?);
+                return stdin::Host::get_stdin(&mut self.cli()).map_err(FsError::trap);
             }
             Device::Null => Box::new(Endless::Empty),
             Device::Zero => Box::new(Endless::Zeros),
@@ -242,7 +242,7 @@ impl RunState {
 
     /// Bytes from the run's own random source (replayed in a durable run).
     fn random_bytes(&mut self, len: u64) -> FsResult<Vec<u8>> {
-        Ok(wasi_random::Host::get_random_bytes(self.wasi.random(), len).map_err(FsError::trap)?)
+        wasi_random::Host::get_random_bytes(self.wasi.random(), len).map_err(FsError::trap)
     }
 }
 
