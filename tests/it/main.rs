@@ -44,6 +44,7 @@ mod mcp_sdk_session;
 mod node_common;
 mod node_corpus;
 mod node_packages;
+mod process_facts;
 mod python_backend;
 mod python_corpus;
 mod shell_corpus;

@@ -108,6 +108,16 @@ pub fn start_run(
 ) -> Result<()> {
     native.set("argv", argv.to_vec())?;
     native.set("mainModule", main_name)?;
+    // The process facts every guest shares (`computer:workspace/process`).
+    let who = crate::computer::workspace::process::get_identity();
+    let identity = Object::new(native.ctx().clone())?;
+    identity.set("pid", who.pid)?;
+    identity.set("ppid", who.ppid)?;
+    identity.set("uid", who.uid)?;
+    identity.set("gid", who.gid)?;
+    identity.set("user", who.user)?;
+    identity.set("group", who.group)?;
+    native.set("identity", identity)?;
     native.set("nodeMode", state.node_mode.get())
 }
 

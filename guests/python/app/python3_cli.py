@@ -40,6 +40,9 @@ import warnings  # noqa: E402
 import zipimport  # noqa: E402
 
 import asyncio_support  # noqa: E402
+import grp  # noqa: E402, F401  (ours: in the snapshot, for getpass, platformdirs...)
+import process_facts  # noqa: E402
+import pwd  # noqa: E402, F401
 import source_run  # noqa: E402
 import workspace_subprocess  # noqa: E402
 import ws_modules  # noqa: E402
@@ -50,6 +53,7 @@ interpreter.own_file(__file__)
 ws_modules.install()
 workspace_subprocess.install()
 asyncio_support.install()
+process_facts.install()
 
 # Modules CPython has no WebAssembly build of here, with what to do instead.
 NOT_HERE = {
@@ -342,6 +346,7 @@ def main():
     snapshot_modules = set(sys.modules)
     status = 0
     interpreter.reseed()
+    process_facts.start()
     try:
         opts, status = configure(argv, dict(os.environ))
         if status is None:

@@ -16,6 +16,7 @@ import os
 import sys
 
 import interpreter
+import process_facts
 
 interpreter.own_file(__file__)
 
@@ -53,6 +54,7 @@ def run(request):
     env = dict(os.environ)
     interpreter.setup_stdio(bool(env.get("PYTHONUNBUFFERED")), env.get("PYTHONIOENCODING"))
     interpreter.reseed()
+    process_facts.start()
     status, value = 0, None
     try:
         os.chdir(request.cwd or "/")

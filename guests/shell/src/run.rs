@@ -16,8 +16,8 @@ use crate::{RunOutcome, RunRequest, commands};
 
 /// `$0` when the request has no argv (bash's own name, as `bash -c` without a name).
 const DEFAULT_ARG0: &str = "bash";
-/// The virtual identity `whoami`, `hostname`, `id` and `uname -n` report.
-const USERNAME: &str = "user";
+/// The host name `hostname` and `uname -n` report (the user, `whoami` and `id`'s,
+/// comes from `computer:workspace/process`, as every guest's does).
 const HOSTNAME: &str = "computer";
 /// `$HOME` when the run's environment has none: the workspace root, which exists, so
 /// `cd` and `~` work. It is a shell variable only: the environment stays as given.
@@ -112,10 +112,11 @@ fn build_shell(
 ) -> Bash {
     let given_home = env.contains_key("HOME");
     let given_user = env.get("USER").cloned();
+    let who = crate::computer::workspace::process::get_identity();
     let mut builder = Bash::builder()
         .fs(fs.clone())
         .cwd(bashkit::normalize_path(std::path::Path::new(cwd)))
-        .username(USERNAME)
+        .username(who.user.as_str())
         .hostname(HOSTNAME)
         .limits(limits.execution())
         .memory_limits(Limits::memory())
@@ -153,6 +154,11 @@ fn build_shell(
     // defaults `HOME` to a directory the workspace lacks; bash exports neither unless
     // it was given them.
     let mut state = bash.shell_state();
+    // bashkit starts every shell as uid 1000 with parent 0; a shell started as a
+    // command has a parent of its own. (`$$` stays bashkit's 1.)
+    for (name, value) in [("UID", who.uid), ("EUID", who.uid), ("PPID", who.ppid)] {
+        state.variables.insert(name.into(), value.to_string());
+    }
     if !given_home {
         state.variables.insert("HOME".into(), DEFAULT_HOME.into());
     }

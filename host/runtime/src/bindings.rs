@@ -17,4 +17,4 @@ wasmtime::component::bindgen!({
     additional_derives: [serde::Serialize, serde::Deserialize],
 });
 
-pub use computer::workspace::{commands, fs, modules};
+pub use computer::workspace::{commands, fs, modules, process};

@@ -207,11 +207,28 @@ const process = {
       emit(2, `${prefix}${w.name}: ${w.message}`);
     });
   },
-  umask: () => 0o022,
-  getuid: () => 0,
-  getgid: () => 0,
-  geteuid: () => 0,
+  // The process's own umask (Node's: the previous value back, octal strings taken).
+  umask(mask) {
+    const old = umaskValue;
+    if (mask !== undefined) {
+      const value = typeof mask === 'string' ? parseInt(mask, 8) : mask;
+      if (!Number.isInteger(value) || value < 0 || value > 0o777) {
+        const err = new RangeError(`The value of "mask" is out of range. It must be an integer >= 0 && <= 4294967295. Received ${mask}`);
+        err.code = 'ERR_OUT_OF_RANGE';
+        throw err;
+      }
+      umaskValue = value;
+    }
+    return old;
+  },
+  // The one user and group of every guest (`computer:workspace/process`).
+  getuid: () => native.identity.uid,
+  geteuid: () => native.identity.uid,
+  getgid: () => native.identity.gid,
+  getegid: () => native.identity.gid,
+  getgroups: () => [native.identity.gid],
 };
+let umaskValue = 0o022;
 // process is an EventEmitter ('exit', 'beforeExit', 'warning', 'uncaughtException',
 // 'unhandledRejection', ...), without loading events.js for it.
 let exiting = false;
@@ -535,6 +552,8 @@ const internal = {
   startRun() {
     process.argv = ['js', ...(native.argv.length ? native.argv : [native.mainModule])];
     process.env = envObject(native.env());
+    process.pid = native.identity.pid;
+    process.ppid = native.identity.ppid;
   },
   runTicks,
   processHandles,

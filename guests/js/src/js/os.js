@@ -55,8 +55,14 @@ function tmpdir() {
 
 function userInfo(options) {
   const asBuffer = options && options.encoding === 'buffer';
-  const username = process.env.USER || 'user';
-  const info = { uid: 0, gid: 0, username, homedir: homedir(), shell: null };
+  // The passwd entry of the process's user: the same in every guest.
+  const info = {
+    uid: process.getuid(),
+    gid: process.getgid(),
+    username: native.identity.user,
+    homedir: homedir(),
+    shell: '/bin/bash',
+  };
   if (asBuffer) {
     info.username = Buffer.from(info.username);
     info.homedir = Buffer.from(info.homedir);

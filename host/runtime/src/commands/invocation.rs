@@ -106,6 +106,7 @@ impl Invocation {
                 depth,
                 seed: caller.nesting.next_seed(),
                 started: 0,
+                pids: caller.nesting.pids.child(),
             },
             memory: left,
             deadline: caller.deadline,
@@ -217,6 +218,7 @@ impl Child {
                 depth: self.nesting.depth,
                 seed: self.nesting.seed,
                 started: 0,
+                pids: self.nesting.pids.clone(),
             },
         };
         // The shell shows a `/tmp` it only makes on its first write there;

@@ -100,6 +100,8 @@ pub(crate) fn linker(engine: &Engine) -> Result<Linker<RunState>, ExecError> {
         .map_err(ExecError::engine)?;
     bindings::commands::add_to_linker::<RunState, HasSelf<RunState>>(&mut linker, |s| s)
         .map_err(ExecError::engine)?;
+    bindings::process::add_to_linker::<RunState, HasSelf<RunState>>(&mut linker, |s| s)
+        .map_err(ExecError::engine)?;
     // Outgoing HTTP, limited to the workspace's allow-list (`crate::net`).
     wasmtime_wasi_http::p2::add_only_http_to_linker_sync(&mut linker).map_err(ExecError::engine)?;
     Ok(linker)

@@ -3,4 +3,5 @@ pub(crate) mod error;
 pub(crate) mod fs;
 pub(crate) mod modules;
 pub(crate) mod poll;
+pub(crate) mod process;
 pub mod wasi_fs;

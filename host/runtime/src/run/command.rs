@@ -222,6 +222,7 @@ fn command_store(
             depth: 0,
             seed: None,
             started: 0,
+            pids: crate::host::process::Pids::run(),
         },
     };
     watched_store(&rt.inner, state, None)

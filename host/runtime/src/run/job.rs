@@ -314,6 +314,7 @@ impl Job {
                 depth: 0,
                 seed: self.durable,
                 started: 0,
+                pids: crate::host::process::Pids::run(),
             },
         };
         watched_store(&self.inner, state, Some(lost))

@@ -44,6 +44,8 @@ pub(crate) struct Nesting {
     pub seed: Option<[u8; 32]>,
     /// Commands started so far by this store.
     pub started: u32,
+    /// This store's process id, its parent's, and the run's pid counter.
+    pub pids: crate::host::process::Pids,
 }
 
 impl Nesting {

@@ -306,6 +306,8 @@ fn a_third_party_program_works_in_its_cwd() {
     assert_eq!(read("/proj", false, "both.txt"), (0, "the cwd's".into()));
     assert_eq!(read("/proj", false, "/top.txt"), (0, "at the root".into()));
     assert_eq!(read("/proj/sub", false, "/data/x.txt"), (0, "data".into()));
+    // The host's devices, though this workspace has no `/dev`.
+    assert_eq!(read("/proj/sub", false, "/dev/null"), (0, String::new()));
     // A file it creates lands in its cwd, and it reads it back there.
     let w = run_in(&ws, "/proj/sub", false, &["write", "made.txt", "new"]);
     assert_eq!(w.exit_code, 0, "stderr {}", s(&w.stderr));

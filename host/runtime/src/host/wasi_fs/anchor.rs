@@ -17,7 +17,7 @@
 //! - a name that exists in the cwd: the cwd (relative paths are what agents
 //!   type after `cd`);
 //! - a name that exists only at the workspace's root: the root (an absolute
-//!   path such as `/data/x.bin` from a subdirectory);
+//!   path such as `/data/x.bin` from a subdirectory; `/dev` always is);
 //! - a name that exists in neither: the cwd (a file the program creates).
 //!
 //! Each first component is decided once per process, so a program sees a
@@ -29,8 +29,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use super::join;
 use super::tree::{Res, Tree};
+use super::{devices, join};
 
 /// The cwd a third-party program's relative paths start from.
 pub(crate) struct Anchor {
@@ -61,8 +61,10 @@ impl Anchor {
         let from_root = match decided.get(first) {
             Some(root) => *root,
             None => {
-                let root =
-                    !exists(tree, &join(&self.cwd, first)?) && exists(tree, &join("/", first)?);
+                let at_root = join("/", first)?;
+                // `/dev` is the host's even where the workspace has none.
+                let root = !exists(tree, &join(&self.cwd, first)?)
+                    && (at_root == devices::DEV || exists(tree, &at_root));
                 decided.insert(first.to_owned(), root);
                 root
             }

@@ -28,6 +28,15 @@ impl WasiFs {
         let d = self.get(fd)?;
         let meta = match (&d.node, asker) {
             (Node::File(f), _) => lock(f).meta()?,
+            (Node::Device(h), _) => h.device.meta(),
+            (Node::Dir, _) if super::devices::is_dev_dir(&d.tree, &d.path) => {
+                match d.tree.stat(&d.path, true) {
+                    Err(e) if matches!(e.downcast_ref(), Some(ErrorCode::NoEntry)) => {
+                        super::devices::dev_dir_meta()
+                    }
+                    found => found?,
+                }
+            }
             (Node::Dir, Some(asker)) => d.tree.stat_for(&d.path, true, asker)?,
             (Node::Dir, None) => d.tree.stat(&d.path, true)?,
         };
@@ -37,7 +46,7 @@ impl WasiFs {
     fn sync(&self, fd: &Fd) -> Res<()> {
         match &self.get(fd)?.node {
             Node::File(f) => lock(f).commit(),
-            Node::Dir => Ok(()),
+            Node::Dir | Node::Device(_) => Ok(()),
         }
     }
 
@@ -48,6 +57,16 @@ impl WasiFs {
                 DescriptorFlags::READ | DescriptorFlags::MUTATE_DIRECTORY
             }
             Node::Dir => DescriptorFlags::READ,
+            Node::Device(h) => {
+                let mut flags = DescriptorFlags::empty();
+                if h.readable {
+                    flags |= DescriptorFlags::READ;
+                }
+                if h.writable {
+                    flags |= DescriptorFlags::WRITE;
+                }
+                flags
+            }
             Node::File(f) => {
                 let f = lock(f);
                 let mut flags = DescriptorFlags::empty();
@@ -86,6 +105,9 @@ impl types::Host for RunState {
 
 impl types::HostDescriptor for RunState {
     fn read_via_stream(&mut self, fd: Fd, offset: Filesize) -> FsResult<Resource<DynInputStream>> {
+        if let Some(h) = self.wasi_fs.device(&fd)? {
+            return self.device_reader(h);
+        }
         let file = self.wasi_fs.file(&fd)?;
         let reader: DynInputStream = Box::new(FileReader { file, pos: offset });
         Ok(self.table.push(reader)?)
@@ -96,6 +118,9 @@ impl types::HostDescriptor for RunState {
         fd: Fd,
         offset: Filesize,
     ) -> FsResult<Resource<DynOutputStream>> {
+        if let Some(h) = self.wasi_fs.device(&fd)? {
+            return self.device_writer(h);
+        }
         let file = self.wasi_fs.file(&fd)?;
         if !lock(&file).writable {
             return Err(code(ErrorCode::BadDescriptor));
@@ -108,6 +133,9 @@ impl types::HostDescriptor for RunState {
     }
 
     fn append_via_stream(&mut self, fd: Fd) -> FsResult<Resource<DynOutputStream>> {
+        if let Some(h) = self.wasi_fs.device(&fd)? {
+            return self.device_writer(h);
+        }
         let file = self.wasi_fs.file(&fd)?;
         if !lock(&file).writable {
             return Err(code(ErrorCode::BadDescriptor));
@@ -134,10 +162,15 @@ impl types::HostDescriptor for RunState {
         Ok(match d.node {
             Node::Dir => DescriptorType::Directory,
             Node::File(_) => descriptor_type(super::tree::Kind::File),
+            Node::Device(_) => DescriptorType::CharacterDevice,
         })
     }
 
     fn set_size(&mut self, fd: Fd, size: Filesize) -> FsResult<()> {
+        if self.wasi_fs.device(&fd)?.is_some() {
+            // `> /dev/null` truncates it; nothing to do.
+            return Ok(());
+        }
         let f = self.wasi_fs.file(&fd)?;
         lock(&f).set_size(size)
     }
@@ -149,6 +182,9 @@ impl types::HostDescriptor for RunState {
     }
 
     fn read(&mut self, fd: Fd, len: Filesize, offset: Filesize) -> FsResult<(Vec<u8>, bool)> {
+        if let Some(h) = self.wasi_fs.device(&fd)? {
+            return self.device_read(h, len);
+        }
         let f = self.wasi_fs.file(&fd)?;
         let data = lock(&f).read_at(offset, len)?;
         let end = data.is_empty() && len > 0;
@@ -156,6 +192,9 @@ impl types::HostDescriptor for RunState {
     }
 
     fn write(&mut self, fd: Fd, buf: Vec<u8>, offset: Filesize) -> FsResult<Filesize> {
+        if let Some(h) = self.wasi_fs.device(&fd)? {
+            return self.device_write(h, buf.len());
+        }
         let f = self.wasi_fs.file(&fd)?;
         lock(&f).write_at(offset, &buf)
     }
@@ -173,6 +212,9 @@ impl types::HostDescriptor for RunState {
     }
 
     fn stat(&mut self, fd: Fd) -> FsResult<DescriptorStat> {
+        if let Some(h) = self.wasi_fs.device(&fd)? {
+            return Ok(h.device.stat());
+        }
         Ok(descriptor_stat(
             &self.wasi_fs.meta(&fd, Some(Asker::Stat))?.0,
         ))
@@ -252,6 +294,9 @@ impl types::HostDescriptor for RunState {
     ) -> FsResult<MetadataHashValue> {
         let d = self.wasi_fs.dir(&fd)?;
         let full = d.resolve(&path)?;
+        if let Some(device) = super::devices::Device::at(&d.tree, &full) {
+            return Ok(self.wasi_fs.hash(&device.meta()));
+        }
         self.wasi_fs.settle(&d.tree, &full)?;
         let follow = flags.contains(PathFlags::SYMLINK_FOLLOW);
         let m = d.tree.stat_for(&full, follow, Asker::Hash)?;

@@ -19,6 +19,7 @@
 
 mod anchor;
 mod descriptor;
+mod devices;
 mod errors;
 mod file;
 pub(crate) mod link;
@@ -55,6 +56,8 @@ pub const TMP: &str = "/tmp";
 pub(crate) enum Node {
     Dir,
     File(SharedFile),
+    /// `/dev/null` and the like (`devices.rs`).
+    Device(devices::DeviceHandle),
 }
 
 pub(crate) struct Desc {
@@ -204,7 +207,7 @@ impl WasiFs {
         let d = self.get(fd)?;
         match d.node {
             Node::Dir => Ok(d),
-            Node::File(_) => Err(code(ErrorCode::NotDirectory)),
+            Node::File(_) | Node::Device(_) => Err(code(ErrorCode::NotDirectory)),
         }
     }
 
@@ -212,7 +215,19 @@ impl WasiFs {
         match &self.get(fd)?.node {
             Node::File(f) => Ok(f.clone()),
             Node::Dir => Err(code(ErrorCode::IsDirectory)),
+            Node::Device(_) => Err(code(ErrorCode::BadDescriptor)),
         }
+    }
+
+    /// The device a descriptor is, if it is one.
+    pub(crate) fn device(
+        &self,
+        fd: &Resource<WasiDescriptor>,
+    ) -> Res<Option<devices::DeviceHandle>> {
+        Ok(match self.get(fd)?.node {
+            Node::Device(h) => Some(h),
+            _ => None,
+        })
     }
 }
 

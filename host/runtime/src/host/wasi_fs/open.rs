@@ -31,11 +31,23 @@ impl WasiFs {
         let dir = self.dir(fd)?;
         let tree = dir.tree.clone();
         let full = dir.resolve(path)?;
+        if let Some(device) = super::devices::Device::at(&tree, &full) {
+            let node = Node::Device(super::devices::open(device, oflags, flags)?);
+            return Ok(self.push(Desc {
+                tree,
+                path: full,
+                node,
+                anchor: None,
+            }));
+        }
         let follow = path_flags.contains(PathFlags::SYMLINK_FOLLOW);
         let write = flags.contains(DescriptorFlags::WRITE)
             || flags.contains(DescriptorFlags::MUTATE_DIRECTORY);
         let found = match tree.stat_for(&full, follow, Asker::Open) {
             Ok(m) => Some(m),
+            Err(e) if is_missing(&e) && super::devices::is_dev_dir(&tree, &full) => {
+                Some(super::devices::dev_dir_meta())
+            }
             Err(e) if is_missing(&e) => None,
             Err(e) => return Err(e),
         };

@@ -54,18 +54,26 @@ pub(crate) fn mtime_of(t: NewTimestamp) -> Option<u64> {
     }
 }
 
+fn is_missing(e: &wasmtime_wasi::p2::FsError) -> bool {
+    matches!(e.downcast_ref(), Some(ErrorCode::NoEntry))
+}
+
 type Fd<'a> = &'a Resource<WasiDescriptor>;
 
 impl WasiFs {
     pub(crate) fn stat_at(&self, fd: Fd<'_>, follow: bool, path: &str) -> Res<DescriptorStat> {
         let d = self.dir(fd)?;
         let full = d.resolve(path)?;
+        if let Some(device) = super::devices::Device::at(&d.tree, &full) {
+            return Ok(device.stat());
+        }
         self.settle(&d.tree, &full)?;
-        Ok(descriptor_stat(&d.tree.stat_for(
-            &full,
-            follow,
-            Asker::Stat,
-        )?))
+        match d.tree.stat_for(&full, follow, Asker::Stat) {
+            Err(e) if super::devices::is_dev_dir(&d.tree, &full) && is_missing(&e) => {
+                Ok(descriptor_stat(&super::devices::dev_dir_meta()))
+            }
+            found => Ok(descriptor_stat(&found?)),
+        }
     }
 
     pub(crate) fn create_directory_at(&mut self, fd: Fd<'_>, path: &str) -> Res<()> {

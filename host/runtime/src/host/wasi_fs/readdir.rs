@@ -5,13 +5,13 @@ use std::collections::VecDeque;
 
 use wasmtime::component::Resource;
 use wasmtime_wasi::filesystem::Descriptor as WasiDescriptor;
-use wasmtime_wasi::p2::bindings::sync::filesystem::types::DirectoryEntry;
 use wasmtime_wasi::p2::bindings::sync::filesystem::types::DirectoryEntryStream;
+use wasmtime_wasi::p2::bindings::sync::filesystem::types::{DescriptorType, DirectoryEntry};
 
-use super::WasiFs;
 use super::errors::code;
 use super::paths::descriptor_type;
 use super::tree::{Kind, Res, Tree};
+use super::{WasiFs, devices};
 use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 const PAGE: u64 = 256;
@@ -23,6 +23,8 @@ pub(crate) struct DirStream {
     offset: u64,
     buffered: VecDeque<(String, Kind)>,
     done: bool,
+    /// `/dev`, whose special entries are the devices.
+    dev: bool,
 }
 
 impl DirStream {
@@ -37,7 +39,10 @@ impl DirStream {
             .buffered
             .pop_front()
             .map(|(name, kind)| DirectoryEntry {
-                type_: descriptor_type(kind),
+                type_: match kind {
+                    Kind::Special if self.dev => DescriptorType::CharacterDevice,
+                    kind => descriptor_type(kind),
+                },
                 name,
             }))
     }
@@ -49,13 +54,24 @@ impl WasiFs {
         fd: &Resource<WasiDescriptor>,
     ) -> Res<Resource<DirectoryEntryStream>> {
         let d = self.dir(fd)?;
-        let stream = DirStream {
+        let mut stream = DirStream {
             tree: d.tree.clone(),
             path: d.path.clone(),
             offset: 0,
             buffered: VecDeque::new(),
             done: false,
+            dev: devices::is_dev_dir(&d.tree, &d.path),
         };
+        if stream.dev {
+            // Listed whole: a handful of devices and whatever the
+            // workspace keeps in its own `/dev`.
+            let own = match d.tree.readdir(&d.path, 0, u64::MAX) {
+                Err(e) if matches!(e.downcast_ref(), Some(ErrorCode::NoEntry)) => Vec::new(),
+                own => own?,
+            };
+            stream.buffered = devices::merge_listing(own).into();
+            stream.done = true;
+        }
         let rep = self.rep();
         self.streams.insert(rep, stream);
         Ok(Resource::new_own(rep))
