@@ -69,4 +69,14 @@ if ! "$MCP_VENV/bin/python" -c "import mcp, importlib.metadata as m; assert m.ve
   python3 -m venv "$MCP_VENV"
   "$MCP_VENV/bin/pip" install --quiet --disable-pip-version-check "mcp==$MCP_SDK_VERSION"
 fi
+# pytest, pinned, as plain files (pure Python): tests/it/python_capture.rs runs
+# it on the same project in a workspace and with the host's python3.
+PYTEST_VERSION=9.2.0
+PYTEST_DIR="$TARGET/python-packages/pytest-$PYTEST_VERSION"
+if [ ! -d "$PYTEST_DIR/pytest-$PYTEST_VERSION.dist-info" ]; then
+  log "installing pytest==$PYTEST_VERSION into $PYTEST_DIR"
+  rm -rf "$PYTEST_DIR"
+  "$MCP_VENV/bin/pip" install --quiet --disable-pip-version-check --no-compile \
+    --target "$PYTEST_DIR" "pytest==$PYTEST_VERSION"
+fi
 log "machine ready"

@@ -46,6 +46,7 @@ mod node_corpus;
 mod node_packages;
 mod process_facts;
 mod python_backend;
+mod python_capture;
 mod python_corpus;
 mod shell_corpus;
 mod shell_hardening;

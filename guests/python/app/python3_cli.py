@@ -41,6 +41,7 @@ import zipimport  # noqa: E402
 
 import asyncio_support  # noqa: E402
 import grp  # noqa: E402, F401  (ours: in the snapshot, for getpass, platformdirs...)
+import fd_redirect  # noqa: E402
 import process_facts  # noqa: E402
 import pwd  # noqa: E402, F401
 import source_run  # noqa: E402
@@ -54,6 +55,7 @@ ws_modules.install()
 workspace_subprocess.install()
 asyncio_support.install()
 process_facts.install()
+fd_redirect.install()
 
 # Modules CPython has no WebAssembly build of here, with what to do instead.
 NOT_HERE = {
@@ -347,6 +349,7 @@ def main():
     status = 0
     interpreter.reseed()
     process_facts.start()
+    fd_redirect.start()
     try:
         opts, status = configure(argv, dict(os.environ))
         if status is None:

@@ -15,6 +15,7 @@ import linecache
 import os
 import sys
 
+import fd_redirect
 import interpreter
 import process_facts
 
@@ -55,6 +56,7 @@ def run(request):
     interpreter.setup_stdio(bool(env.get("PYTHONUNBUFFERED")), env.get("PYTHONIOENCODING"))
     interpreter.reseed()
     process_facts.start()
+    fd_redirect.start()
     status, value = 0, None
     try:
         os.chdir(request.cwd or "/")

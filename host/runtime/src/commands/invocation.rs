@@ -16,6 +16,7 @@ use super::link::{Link, LinkStream, Role, Step};
 use super::registry::{Resolved, Start};
 use crate::bindings::RunRequest;
 use crate::durable::journal::SharedJournal;
+use crate::host::stdio::StdioRoutes;
 use crate::host::wasi_fs::{TMP, WasiFs};
 use crate::run::limits::MemoryLimiter;
 use crate::run::oom_noise::OomNoise;
@@ -162,12 +163,17 @@ impl Child {
         link.exited(code);
     }
 
-    fn wasi(&self, oom_noise: &Arc<OomNoise>) -> WasiCtx {
+    fn wasi(&self, oom_noise: &Arc<OomNoise>) -> (WasiCtx, StdioRoutes) {
         let stream = |role| LinkStream {
             link: self.link.clone(),
             role,
             oom_noise: (role == Role::Out(Channel::Stderr)).then(|| oom_noise.clone()),
         };
+        let stdio = StdioRoutes::new(
+            stream(Role::Stdin),
+            stream(Role::Out(Channel::Stdout)),
+            stream(Role::Out(Channel::Stderr)),
+        );
         let mut wasi = WasiCtx::builder();
         if !self.request.env.iter().any(|(k, _)| k == "TMPDIR") {
             wasi.env("TMPDIR", TMP);
@@ -176,17 +182,20 @@ impl Child {
             .envs(&self.request.env)
             .env("PWD", &self.request.cwd)
             .initial_cwd(&self.request.cwd)
-            .stdin(stream(Role::Stdin))
-            .stdout(stream(Role::Out(Channel::Stdout)))
-            .stderr(stream(Role::Out(Channel::Stderr)));
-        finish_wasi(wasi, self.journal.as_ref(), self.nesting.seed)
+            .stdin(stdio.stdin())
+            .stdout(stdio.out(1))
+            .stderr(stdio.out(2));
+        (
+            finish_wasi(wasi, self.journal.as_ref(), self.nesting.seed),
+            stdio,
+        )
     }
 
     /// Runs the command to its end; its exit code.
     fn call(self) -> i32 {
         let memory_refused = Arc::new(AtomicBool::new(false));
         let oom_noise = Arc::new(OomNoise::new(memory_refused.clone()));
-        let wasi = self.wasi(&oom_noise);
+        let (wasi, stdio) = self.wasi(&oom_noise);
         let inner = self.nesting.inner.clone();
         let state = RunState {
             http: crate::net::RunHttp::new(
@@ -195,6 +204,7 @@ impl Child {
                 self.journal.clone(),
             ),
             wasi,
+            stdio,
             table: ResourceTable::new(),
             workspace: self.workspace.clone(),
             modules: inner.modules.clone(),

@@ -10,7 +10,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::bindings::process::{self, Identity};
+use crate::bindings::process::{self, Identity, StdioTarget};
+use crate::host::stdio::Route;
 use crate::run::state::RunState;
 
 /// The one user every guest runs as.
@@ -65,4 +66,39 @@ impl process::Host for RunState {
             group: GROUP.to_owned(),
         })
     }
+
+    fn redirect_stdio(
+        &mut self,
+        fd: u32,
+        target: StdioTarget,
+    ) -> wasmtime::Result<Result<(), String>> {
+        Ok(route_for(self, fd, target).map(|route| self.stdio.redirect(fd as usize, route)))
+    }
+}
+
+/// What `dup2(target, fd)` points `fd` at, or why it cannot.
+fn route_for(state: &RunState, fd: u32, target: StdioTarget) -> Result<Route, String> {
+    if fd > 2 {
+        return Err(format!(
+            "descriptor {fd} is not a standard one: only 0, 1 and 2 can be redirected"
+        ));
+    }
+    Ok(match target {
+        StdioTarget::Stdio(n) if n <= 2 => Route::Stdio(n as usize),
+        StdioTarget::Stdio(n) => {
+            return Err(format!("descriptor {n} is not a standard one (0, 1 or 2)"));
+        }
+        StdioTarget::Null => Route::Null,
+        StdioTarget::File(ino) => {
+            let writable = fd != 0;
+            let file = state.wasi_fs.file_by_ino(ino, writable).ok_or_else(|| {
+                let how = if writable { "writing" } else { "reading" };
+                format!("no file with inode {ino} is open for {how} in this process")
+            })?;
+            Route::File {
+                file,
+                read: Default::default(),
+            }
+        }
+    })
 }

@@ -22,6 +22,7 @@ use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use crate::Runtime;
 use crate::commands::{CommandListing, CommandSpec};
 use crate::error::ExecError;
+use crate::host::stdio::StdioRoutes;
 use crate::host::wasi_fs::{Mount, TMP, WasiFs};
 use crate::run::limit_names::LimitNames;
 use crate::run::limits::{Limits, MemoryLimiter};
@@ -186,20 +187,26 @@ fn command_store(
     } else {
         options.cwd.as_str()
     };
+    let stdio = StdioRoutes::new(
+        MemoryInputPipe::new(options.stdin.clone()),
+        GuestStream(stdout.clone()),
+        GuestStream(stderr.clone()),
+    );
     let mut wasi = WasiCtx::builder();
     wasi.args(&options.argv)
         .env("TMPDIR", TMP)
         .envs(&options.env)
         .env("PWD", cwd)
         .initial_cwd(cwd)
-        .stdin(MemoryInputPipe::new(options.stdin.clone()))
-        .stdout(GuestStream(stdout.clone()))
-        .stderr(GuestStream(stderr.clone()));
+        .stdin(stdio.stdin())
+        .stdout(stdio.out(1))
+        .stderr(stdio.out(2));
     let limits = &options.limits;
     let deadline = Instant::now() + limits.timeout;
     let state = RunState {
         http: crate::net::RunHttp::new(workspace.clone(), deadline, None),
         wasi: finish_wasi(wasi, None, None),
+        stdio,
         table: ResourceTable::new(),
         wasi_fs: WasiFs::new(
             workspace.clone(),

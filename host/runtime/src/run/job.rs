@@ -21,6 +21,7 @@ use crate::backend::guest::Guest;
 use crate::bindings::{RunOutcome, RunRequest};
 use crate::durable::journal::{self, Journal};
 use crate::durable::lease::LeaseKeeper;
+use crate::host::stdio::StdioRoutes;
 use crate::host::wasi_fs::{Mount, TMP, WasiFs};
 use crate::run::limit_names::LimitNames;
 use crate::run::limits::{Limits, MemoryLimiter};
@@ -261,25 +262,30 @@ impl Job {
         stdout: &Sink,
         stderr: &Sink,
         journal: Option<&journal::SharedJournal>,
-    ) -> WasiCtx {
+    ) -> (WasiCtx, StdioRoutes) {
+        let stdio = StdioRoutes::new(
+            MemoryInputPipe::new(self.options.stdin.clone()),
+            GuestStream(stdout.clone()),
+            GuestStream(stderr.clone()),
+        );
         let mut wasi = WasiCtx::builder();
         wasi.args(&self.argv)
             .envs(&self.env)
-            .stdin(MemoryInputPipe::new(self.options.stdin.clone()))
-            .stdout(GuestStream(stdout.clone()))
-            .stderr(GuestStream(stderr.clone()));
+            .stdin(stdio.stdin())
+            .stdout(stdio.out(1))
+            .stderr(stdio.out(2));
         if let Program::Command { .. } = &self.program {
             wasi.env("TMPDIR", TMP)
                 .env("PWD", &self.cwd)
                 .initial_cwd(&self.cwd);
         }
-        finish_wasi(wasi, journal, self.durable)
+        (finish_wasi(wasi, journal, self.durable), stdio)
     }
 
     /// A store for one attempt (see `watched_store`).
     fn store(
         &self,
-        wasi: WasiCtx,
+        (wasi, stdio): (WasiCtx, StdioRoutes),
         journal: Option<journal::SharedJournal>,
         (lost, memory_refused): (Arc<AtomicBool>, Arc<AtomicBool>),
         group: Option<&GroupCommit>,
@@ -291,6 +297,7 @@ impl Job {
         let state = RunState {
             http: crate::net::RunHttp::new(self.workspace.clone(), deadline, journal.clone()),
             wasi,
+            stdio,
             table: ResourceTable::new(),
             workspace: self.workspace.clone(),
             modules: self.inner.modules.clone(),

@@ -82,6 +82,8 @@ pub(crate) struct RunState {
     pub journal: Option<SharedJournal>,
     /// `wasi:filesystem`: preopens and open descriptors.
     pub wasi_fs: WasiFs,
+    /// Where descriptors 0, 1 and 2 go (`redirect-stdio`).
+    pub stdio: crate::host::stdio::StdioRoutes,
     pub nesting: Nesting,
     /// `wasi:http`, limited to the workspace's allow-list.
     pub http: RunHttp,

@@ -249,7 +249,20 @@ impl types::HostDescriptor for RunState {
         oflags: OpenFlags,
         flags: DescriptorFlags,
     ) -> FsResult<Fd> {
-        self.wasi_fs.open_at(&fd, path_flags, &path, oflags, flags)
+        let opened = self
+            .wasi_fs
+            .open_at(&fd, path_flags, &path, oflags, flags)?;
+        // `/dev/stdout` and `/dev/fd/N` are what the descriptor points at
+        // now (a guest's `dup`), not when they are first written.
+        if let Some(super::Desc {
+            node: super::Node::Device(h),
+            ..
+        }) = self.wasi_fs.descriptors.get_mut(&opened.rep())
+            && let Some(n) = h.device.std_fd()
+        {
+            h.route = Some(self.stdio.route(n));
+        }
+        Ok(opened)
     }
 
     fn readlink_at(&mut self, fd: Fd, path: String) -> FsResult<String> {

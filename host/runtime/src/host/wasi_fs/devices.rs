@@ -17,8 +17,6 @@
 use bytes::Bytes;
 use rand::{Rng, SeedableRng};
 use wasmtime::component::Resource;
-use wasmtime_wasi::cli::WasiCliView;
-use wasmtime_wasi::p2::bindings::sync::cli::{stderr, stdin, stdout};
 use wasmtime_wasi::p2::bindings::sync::filesystem::types::{
     DescriptorFlags, DescriptorStat, DescriptorType, Filesize, OpenFlags,
 };
@@ -36,6 +34,8 @@ use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 /// The directory the devices are in.
 pub(crate) const DEV: &str = "/dev";
+
+use crate::host::stdio::{Route, StdioRoutes};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Device {
@@ -60,11 +60,14 @@ const LISTED: [(&str, Device); 7] = [
 ];
 
 /// A device descriptor: which device, and what it was opened for.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone)]
 pub(crate) struct DeviceHandle {
     pub device: Device,
     pub readable: bool,
     pub writable: bool,
+    /// For the standard streams: where that descriptor pointed when this
+    /// was opened (`host/stdio.rs`), set by `open-at`.
+    pub route: Option<Route>,
 }
 
 /// Whether the devices live in this tree (the workspace's root preopen).
@@ -72,7 +75,26 @@ fn in_tree(tree: &Tree) -> bool {
     matches!(tree, Tree::Store(s) if s.is_workspace())
 }
 
+impl DeviceHandle {
+    /// The route of a standard stream's device: the one taken at its open.
+    fn std_route(&self, stdio: &StdioRoutes) -> Route {
+        self.route
+            .clone()
+            .unwrap_or_else(|| stdio.route(self.device.std_fd().unwrap_or(0)))
+    }
+}
+
 impl Device {
+    /// The standard descriptor this device is, if it is one.
+    pub(crate) fn std_fd(self) -> Option<usize> {
+        match self {
+            Device::Stdin => Some(0),
+            Device::Stdout => Some(1),
+            Device::Stderr => Some(2),
+            _ => None,
+        }
+    }
+
     /// The device at `path` (absolute, normalized) of `tree`, if any.
     pub(crate) fn at(tree: &Tree, path: &str) -> Option<Device> {
         if !in_tree(tree) {
@@ -141,6 +163,7 @@ pub(crate) fn open(device: Device, oflags: OpenFlags, flags: DescriptorFlags) ->
         device,
         readable: read,
         writable: write,
+        route: None,
     })
 }
 
@@ -178,9 +201,8 @@ impl RunState {
             return Err(code(ErrorCode::BadDescriptor));
         }
         let reader: DynInputStream = match h.device {
-            Device::Stdin => {
-                return stdin::Host::get_stdin(&mut self.cli()).map_err(FsError::trap);
-            }
+            // Where descriptor 0 pointed at the open (`host/stdio.rs`).
+            Device::Stdin => self.stdio.fixed_in(h.std_route(&self.stdio)),
             Device::Null => Box::new(Endless::Empty),
             Device::Zero => Box::new(Endless::Zeros),
             Device::Random | Device::Urandom => {
@@ -201,8 +223,10 @@ impl RunState {
             return Err(code(ErrorCode::BadDescriptor));
         }
         match h.device {
-            Device::Stdout => Ok(stdout::Host::get_stdout(&mut self.cli()).map_err(FsError::trap)?),
-            Device::Stderr => Ok(stderr::Host::get_stderr(&mut self.cli()).map_err(FsError::trap)?),
+            Device::Stdout | Device::Stderr => {
+                let out = self.stdio.fixed_out(h.std_route(&self.stdio));
+                Ok(self.table.push(out)?)
+            }
             _ => {
                 let sink: DynOutputStream = Box::new(Sink);
                 Ok(self.table.push(sink)?)

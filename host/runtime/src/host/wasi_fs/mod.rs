@@ -42,7 +42,7 @@ use wasmtime_wasi::p2::bindings::filesystem::types::ErrorCode;
 
 use self::anchor::Anchor;
 use self::errors::code;
-use self::file::SharedFile;
+pub(crate) use self::file::{SharedFile, lock};
 pub use self::mount::{FileTree, Mount, MountSource};
 use self::readdir::DirStream;
 use self::tree::{Res, StoreTree, Tree};
@@ -211,6 +211,22 @@ impl WasiFs {
         }
     }
 
+    /// The most recently opened file of this process whose inode (the
+    /// `st_ino` a guest's `fstat` gave) is `ino`, open for writing if
+    /// `writable`, else for reading.
+    pub(crate) fn file_by_ino(&self, ino: u64, writable: bool) -> Option<SharedFile> {
+        let mut reps: Vec<_> = self.descriptors.keys().copied().collect();
+        reps.sort_unstable_by(|a, b| b.cmp(a));
+        reps.into_iter()
+            .find_map(|rep| match &self.descriptors[&rep].node {
+                Node::File(h) if (if writable { h.writable } else { h.readable }) => {
+                    let found = lock(h).meta().is_ok_and(|m| m.ino == ino);
+                    found.then(|| h.clone())
+                }
+                _ => None,
+            })
+    }
+
     pub(crate) fn file(&self, fd: &Resource<WasiDescriptor>) -> Res<SharedFile> {
         match &self.get(fd)?.node {
             Node::File(f) => Ok(f.clone()),
@@ -224,8 +240,8 @@ impl WasiFs {
         &self,
         fd: &Resource<WasiDescriptor>,
     ) -> Res<Option<devices::DeviceHandle>> {
-        Ok(match self.get(fd)?.node {
-            Node::Device(h) => Some(h),
+        Ok(match &self.get(fd)?.node {
+            Node::Device(h) => Some(h.clone()),
             _ => None,
         })
     }
