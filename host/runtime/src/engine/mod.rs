@@ -36,6 +36,12 @@ fn config(cfg: &RuntimeConfig, pooling: bool) -> Config {
     c.wasm_component_model(true);
     c.epoch_interruption(true);
     c.cranelift_opt_level(wasmtime::OptLevel::Speed);
+    // What real toolchains emit: bulk memory (on by default) and the
+    // exception-handling proposal (exnref; needs the `gc` Cargo feature),
+    // which pandoc.wasm's Lua uses once translated from the legacy encoding
+    // (wasmtime does not run that; `commands::wasip1` says so).
+    c.wasm_bulk_memory(true);
+    c.wasm_exceptions(true);
     // Copy-on-write images make instantiation a mapping, not a copy.
     c.memory_init_cow(true);
     if pooling {
