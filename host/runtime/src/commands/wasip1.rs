@@ -29,15 +29,19 @@ pub(crate) fn is_core_module(bytes: &[u8]) -> bool {
 
 /// The component made of the wasip1 command module `module`, or why it
 /// cannot be one (a sentence for the person who registers it).
-pub(crate) fn adapt(module: &[u8]) -> Result<Vec<u8>, String> {
+pub(crate) fn adapt(engine: &wasmtime::Engine, module: &[u8]) -> Result<Vec<u8>, String> {
     inspect(module)?;
+    // Validated first, with the engine's features: a feature we lack is then
+    // named in seconds, not after a compile of minutes (pandoc.wasm).
+    wasmtime::Module::validate(engine, module).map_err(|e| explain(&format!("{e:#}")))?;
     // A module without `cabi_realloc` (C programs) gets one from the
     // encoder that takes fresh pages with `memory.grow`, so the adapter's
     // state never sits inside the program's heap.
     let encoded = wit_component::ComponentEncoder::default()
         .module(module)
         .and_then(|e| e.adapter(PREVIEW1, WASI_SNAPSHOT_PREVIEW1_COMMAND_ADAPTER))
-        .map(|e| e.validate(true))
+        // wasmtime validates it when it compiles it: once is enough for 58 MB.
+        .map(|e| e.validate(false))
         .and_then(|mut e| e.encode());
     encoded.map_err(|e| explain(&format!("{e:#}")))
 }

@@ -169,7 +169,7 @@ fn load_keyed(
             bytes: bytes.len(),
         });
     }
-    let adapted = module.then(|| crate::commands::wasip1::adapt(bytes));
+    let adapted = module.then(|| crate::commands::wasip1::adapt(engine, bytes));
     let compiled = match &adapted {
         Some(Ok(component)) => Component::new(engine, component)
             .map_err(|e| crate::commands::wasip1::explain(&crate::error::one_line(&e))),
