@@ -9,7 +9,7 @@
 #     benchmarks' reference).
 #
 # Everything lands in $COMPUTER_WASI_PROGRAMS_DIR (default target/wasi-programs):
-#   bin/rg.wasm, bin/hexyl.wasm
+#   bin/rg.wasm, bin/hexyl.wasm, bin/wasip1_probe.wasm (+ native bin/wasip1_probe)
 #   target/wasm32-wasip2/release/{wasi_bench,sqlite_bench}.wasm
 #   target/release/{wasi_bench,sqlite_bench}
 # The tests and benchmarks look there, or at COMPUTER_RG_WASM, COMPUTER_HEXYL_WASM,
@@ -80,7 +80,18 @@ for fixture in wasi-bench sqlite-bench; do
   cargo build --release --locked --manifest-path "$manifest" --target-dir "$FIXTURES_TARGET"
 done
 
-for f in "$OUT"/bin/rg.wasm "$OUT"/bin/hexyl.wasm \
+# The wasip1 C probe (tests/fixtures/wasip1-c): a core module, as clang-19 and
+# Debian's wasi-libc (with libclang-rt-19-dev-wasm32) emit it, and its native
+# build as the oracle. Rebuilt only when the source is newer.
+PROBE_SRC="$ROOT/tests/fixtures/wasip1-c/probe.c"
+if [ "$PROBE_SRC" -nt "$OUT/bin/wasip1_probe.wasm" ] || [ ! -f "$OUT/bin/wasip1_probe" ]; then
+  log "building the wasip1 C probe (module and native)"
+  mkdir -p "$OUT/bin"
+  clang-19 --target=wasm32-wasi --sysroot=/usr -O2 -Wl,--strip-all -o "$OUT/bin/wasip1_probe.wasm" "$PROBE_SRC"
+  cc -O2 -o "$OUT/bin/wasip1_probe" "$PROBE_SRC"
+fi
+
+for f in "$OUT"/bin/rg.wasm "$OUT"/bin/hexyl.wasm "$OUT"/bin/wasip1_probe.wasm \
   "$FIXTURES_TARGET"/wasm32-wasip2/release/wasi_bench.wasm "$FIXTURES_TARGET"/release/wasi_bench \
   "$FIXTURES_TARGET"/wasm32-wasip2/release/sqlite_bench.wasm "$FIXTURES_TARGET"/release/sqlite_bench; do
   printf '%s\t%s bytes\n' "$f" "$(stat -c %s "$f")"

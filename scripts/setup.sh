@@ -6,7 +6,7 @@
 #     ripgrep and hexyl as the references of the WASI programs' tests,
 #     python3 and python3-venv for componentize-py (the python3 command);
 #   - node (>= 20) and npm, the oracle of the node command;
-#   - the Rust wasm32-wasip2 target, rustfmt and clippy;
+#   - the Rust wasm32-wasip2 and wasm32-wasip1 targets, rustfmt and clippy;
 #   - the official MCP Python SDK (`mcp` on PyPI) in a venv of its own,
 #     the client of tests/it/mcp_sdk_session.rs.
 set -euo pipefail
@@ -20,7 +20,7 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 # python3, python3-venv: componentize-py's venv (build-python.sh), and python3's oracle.
 # sqlite3: the oracle of the sqlite3 command (tests/it/sqlite3_corpus.rs).
 # curl: the oracle of the curl command (tests/it/curl/oracle.rs).
-APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc jq file bsdextrautils diffutils ripgrep hexyl python3 python3-venv sqlite3 zip unzip curl)
+APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 jq file bsdextrautils diffutils ripgrep hexyl python3 python3-venv sqlite3 zip unzip curl)
 
 apt_install_missing "${APT_PACKAGES[@]}"
 
@@ -49,6 +49,11 @@ installed_targets="$(rustup target list --installed)"
 if ! grep -qx wasm32-wasip2 <<<"$installed_targets"; then
   log "adding Rust target wasm32-wasip2"
   rustup target add wasm32-wasip2
+fi
+# wasip1 command modules (the conformance fixture; wasmtime's test programs).
+if ! grep -qx wasm32-wasip1 <<<"$installed_targets"; then
+  log "adding Rust target wasm32-wasip1"
+  rustup target add wasm32-wasip1
 fi
 installed_components="$(rustup component list --installed)"
 for comp in rustfmt clippy; do

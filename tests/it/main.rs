@@ -28,6 +28,7 @@ mod cli_search;
 mod cli_signals;
 mod cli_transfer;
 mod cli_transfer_guard;
+mod cli_wasip1;
 mod cli_workspace;
 mod curl;
 mod durable_crash;

@@ -4,6 +4,9 @@
 //! add`, stored by `Workspace::commands`). A workspace's command shadows an
 //! embedder's of the same name: its owner chose it.
 //!
+//! A command is a `wasi:cli/command` component or a wasip1 command module
+//! (adapted into one by `wasip1`).
+//!
 //! Components are compiled once per content hash (and cached on disk by
 //! the component cache), so every workspace that stores the same `rg`
 //! shares one `InstancePre`.
@@ -329,7 +332,8 @@ impl CommandRegistry {
     }
 }
 
-/// Compiles (or loads from the cache) a `wasi:cli/command` component.
+/// Compiles (or loads from the cache) a `wasi:cli/command` component, or
+/// a wasip1 command module (adapted into one).
 pub(crate) fn compile(
     inner: &Inner,
     name: &str,
@@ -348,7 +352,7 @@ fn compile_digested(
         name: name.to_owned(),
         reason,
     };
-    let component = component_cache::load_digested(
+    let component = component_cache::load_command(
         &inner.engine,
         name,
         bytes,

@@ -41,11 +41,15 @@ pub(crate) fn parse_digest(hex: &str) -> Option<[u8; 32]> {
     Some(out)
 }
 
-fn key(engine: &Engine, digest: &[u8; 32]) -> String {
+fn key(engine: &Engine, digest: &[u8; 32], adapted: bool) -> String {
     let mut compat = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut compat);
     let mut h = Sha256::new();
     h.update(digest);
+    // A wasip1 module is compiled as the component its adapter makes of it.
+    if adapted {
+        h.update(crate::commands::wasip1::ADAPTER_ID.as_bytes());
+    }
     h.update(compat.finish().to_le_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
     // What is compiled: the component, or its pre-initialized snapshot.
@@ -105,7 +109,6 @@ impl std::fmt::Debug for CompileObserver {
 /// As [`load`], for bytes whose SHA-256 the caller already has (computed at
 /// build time, or stored): a 24 MB component is then not hashed again by
 /// every process that runs it.
-#[allow(unsafe_code)] // deserializing our own cached compile; see the SAFETY note
 pub(crate) fn load_digested(
     engine: &Engine,
     name: &str,
@@ -114,7 +117,36 @@ pub(crate) fn load_digested(
     dir: &Path,
     observer: Option<&CompileObserver>,
 ) -> Result<Component, ExecError> {
-    let path = dir.join(format!("{}.cwasm", key(engine, digest)));
+    load_keyed(engine, name, bytes, digest, dir, observer, false)
+}
+
+/// As [`load_digested`], for a command: a wasip1 command module (a core
+/// module) is adapted into a component first. Both the adapting and the
+/// compile happen once per SHA-256 of the module's own bytes: the cache
+/// holds the compiled component under that digest.
+pub(crate) fn load_command(
+    engine: &Engine,
+    name: &str,
+    bytes: &[u8],
+    digest: &[u8; 32],
+    dir: &Path,
+    observer: Option<&CompileObserver>,
+) -> Result<Component, ExecError> {
+    let module = crate::commands::wasip1::is_core_module(bytes);
+    load_keyed(engine, name, bytes, digest, dir, observer, module)
+}
+
+#[allow(unsafe_code)] // deserializing our own cached compile; see the SAFETY note
+fn load_keyed(
+    engine: &Engine,
+    name: &str,
+    bytes: &[u8],
+    digest: &[u8; 32],
+    dir: &Path,
+    observer: Option<&CompileObserver>,
+    module: bool,
+) -> Result<Component, ExecError> {
+    let path = dir.join(format!("{}.cwasm", key(engine, digest, module)));
     if path.exists() {
         // SAFETY: the file was written by `Component::serialize` of this
         // same engine configuration (the key covers it) into a cache
@@ -130,15 +162,28 @@ pub(crate) fn load_digested(
     }
     let started = std::time::Instant::now();
     // Not announced for bytes that are no component: they fail at once.
-    let announced = observer.filter(|_| looks_like_component(bytes));
+    let announced = observer.filter(|_| module || looks_like_component(bytes));
     if let Some(o) = announced {
         (o.0)(&CompileEvent::Started {
             name: name.to_owned(),
             bytes: bytes.len(),
         });
     }
-    let snapshot = preinitialized(name, bytes);
-    let compiled = Component::new(engine, snapshot.as_deref().unwrap_or(bytes));
+    let adapted = module.then(|| crate::commands::wasip1::adapt(engine, bytes));
+    let compiled = match &adapted {
+        Some(Ok(component)) => Component::new(engine, component)
+            .map_err(|e| crate::commands::wasip1::explain(&crate::error::one_line(&e))),
+        Some(Err(reason)) => Err(reason.clone()),
+        None => {
+            let snapshot = preinitialized(name, bytes);
+            Component::new(engine, snapshot.as_deref().unwrap_or(bytes)).map_err(|e| {
+                format!(
+                    "not a valid WebAssembly component: {}",
+                    crate::error::one_line(&e)
+                )
+            })
+        }
+    };
     // Told either way, so no spinner or progress report outlives a compile.
     if let Some(o) = announced {
         (o.0)(&CompileEvent::Finished {
@@ -146,12 +191,9 @@ pub(crate) fn load_digested(
             elapsed: started.elapsed(),
         });
     }
-    let component = compiled.map_err(|e| ExecError::BadGuest {
+    let component = compiled.map_err(|reason| ExecError::BadGuest {
         name: name.to_owned(),
-        reason: format!(
-            "not a valid WebAssembly component: {}",
-            crate::error::one_line(&e)
-        ),
+        reason,
     })?;
     if let Err(e) = store(&component, dir, &path) {
         // The cache is an optimization: run without it.

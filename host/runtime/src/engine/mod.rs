@@ -30,12 +30,24 @@ const POOL_STACKS: u32 = 256;
 /// The largest linear memory a pooled slot holds (all of wasm32's 4 GiB);
 /// each run's own limit is enforced by its `ResourceLimiter`.
 const POOL_MAX_MEMORY: usize = 4 << 30;
+/// The most elements a pooled table holds: pandoc.wasm's function table has
+/// 707,047 (the default is 20,000). Address space only, like the memories.
+const POOL_TABLE_ELEMENTS: usize = 1 << 20;
+/// The largest instance state (vmctx) of one core instance: pandoc.wasm's
+/// 700,000 functions need 19 MB (the default is 1 MiB).
+const POOL_MAX_CORE_INSTANCE: usize = 32 << 20;
 
 fn config(cfg: &RuntimeConfig, pooling: bool) -> Config {
     let mut c = Config::new();
     c.wasm_component_model(true);
     c.epoch_interruption(true);
     c.cranelift_opt_level(wasmtime::OptLevel::Speed);
+    // What real toolchains emit: bulk memory (on by default) and the
+    // exception-handling proposal (exnref; needs the `gc` Cargo feature),
+    // which pandoc.wasm's Lua uses once translated from the legacy encoding
+    // (wasmtime does not run that; `commands::wasip1` says so).
+    c.wasm_bulk_memory(true);
+    c.wasm_exceptions(true);
     // Copy-on-write images make instantiation a mapping, not a copy.
     c.memory_init_cow(true);
     if pooling {
@@ -47,7 +59,10 @@ fn config(cfg: &RuntimeConfig, pooling: bool) -> Config {
             .total_tables(POOL_INSTANCES * 4)
             .total_stacks(POOL_STACKS)
             .max_memories_per_component(4)
-            .max_memory_size(POOL_MAX_MEMORY);
+            .max_memory_size(POOL_MAX_MEMORY)
+            .table_elements(POOL_TABLE_ELEMENTS)
+            .max_core_instance_size(POOL_MAX_CORE_INSTANCE)
+            .max_component_instance_size(POOL_MAX_CORE_INSTANCE);
         c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     }
     c

@@ -83,8 +83,8 @@ impl Runtime {
         self.inner.commands.list(workspace)
     }
 
-    /// Checks that `component` is a `wasi:cli/command` component this
-    /// runtime can run (and compiles it into the cache), before it is
+    /// Checks that `component` is a `wasi:cli/command` component (or a
+    /// wasip1 command module, adapted into one) this runtime can run (and compiles it into the cache), before it is
     /// stored as a command.
     pub fn check_command(&self, name: &str, component: &[u8]) -> Result<(), ExecError> {
         crate::commands::registry::compile(&self.inner, name, component).map(|_| ())
@@ -100,10 +100,11 @@ impl Runtime {
         options: CommandOptions,
     ) -> Result<RunResult, ExecError> {
         let inner = &self.inner;
-        let component = crate::engine::component_cache::load(
+        let component = crate::engine::component_cache::load_command(
             &inner.engine,
             name,
             component,
+            &crate::engine::component_cache::digest(component),
             &inner.cache_dir,
             inner.config.on_compile.as_ref(),
         )?;

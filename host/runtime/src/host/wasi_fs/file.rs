@@ -141,7 +141,10 @@ impl Guard<'_> {
     }
 
     pub(crate) fn set_size(&mut self, size: u64) -> Res<()> {
-        self.check_write()?;
+        // ftruncate(2) on a descriptor not open for writing is EINVAL.
+        if !self.writable {
+            return Err(code(ErrorCode::Invalid));
+        }
         self.file.set_size_unchecked(size)
     }
 }
@@ -319,6 +322,10 @@ impl OpenFile {
     }
 
     fn write_at_unchecked(&mut self, offset: u64, data: &[u8]) -> Res<u64> {
+        // Writing nothing, even past the end, changes nothing (pwrite(2)).
+        if data.is_empty() {
+            return Ok(0);
+        }
         let end = offset
             .checked_add(data.len() as u64)
             .ok_or(code(ErrorCode::FileTooLarge))?;

@@ -254,7 +254,8 @@ pub(crate) fn join(dir: &str, rel: &str) -> Res<String> {
         return Err(code(ErrorCode::NotPermitted));
     }
     if rel.contains('\0') {
-        return Err(code(ErrorCode::IllegalByteSequence));
+        // As wasmtime on Linux: a path with a NUL is not a C string (EINVAL).
+        return Err(code(ErrorCode::Invalid));
     }
     let raw = format!("{}/{rel}", dir.trim_end_matches('/'));
     match WsPath::parse(&raw) {

@@ -28,6 +28,15 @@ impl WasiFs {
         oflags: OpenFlags,
         flags: DescriptorFlags,
     ) -> Res<Resource<WasiDescriptor>> {
+        // As wasmtime: synchronous-write flags are not offered (a commit
+        // happens at sync or close, never per write).
+        if flags.intersects(
+            DescriptorFlags::FILE_INTEGRITY_SYNC
+                | DescriptorFlags::DATA_INTEGRITY_SYNC
+                | DescriptorFlags::REQUESTED_WRITE_SYNC,
+        ) {
+            return Err(code(ErrorCode::Unsupported));
+        }
         let dir = self.dir(fd)?;
         let tree = dir.tree.clone();
         let full = dir.resolve(path)?;

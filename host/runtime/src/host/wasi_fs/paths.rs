@@ -106,8 +106,12 @@ impl WasiFs {
         let full = d.resolve(path)?;
         let tree = d.tree.clone();
         tree.store()?;
-        if path.ends_with('/') || tree.stat(&full, false)?.kind == Kind::Dir {
+        if tree.stat(&full, false)?.kind == Kind::Dir {
             return Err(code(ErrorCode::IsDirectory));
+        }
+        if path.ends_with('/') {
+            // "file/": a file named as a directory (unlink(2) says ENOTDIR).
+            return Err(code(ErrorCode::NotDirectory));
         }
         if self.orphan_open(&tree, &full)? {
             // Moved aside for its descriptors: the name is gone already.
@@ -144,8 +148,21 @@ impl WasiFs {
     }
 
     pub(crate) fn symlink_at(&self, fd: Fd<'_>, target: &str, path: &str) -> Res<()> {
+        // As wasmtime (cap-std): a link may not point out of its tree by
+        // an absolute target.
+        if target.starts_with('/') {
+            return Err(code(ErrorCode::NotPermitted));
+        }
         let d = self.dir(fd)?;
         let full = d.resolve(path)?;
+        if path.ends_with('/') {
+            // symlink(2) with "name/": EEXIST if something is there, else
+            // ENOENT (a link is not a directory).
+            return Err(code(match d.tree.stat(&full, false) {
+                Ok(_) => ErrorCode::Exist,
+                Err(_) => ErrorCode::NoEntry,
+            }));
+        }
         let store = d.tree.store()?;
         let args = (target, &full);
         store.mutate("wasi.symlink", &args, &[], |ws| ws.symlink(target, &full))
