@@ -5,8 +5,8 @@
 # runs them (crates/wasi/tests/all/p1.rs): argv = [name, PREOPEN], the
 # preopen being the workspace root "/", env ERRNO_MODE_UNIX=1.
 #
-# Needs a wasmtime git mirror (the search tool's `fetch`; CI has none, so CI
-# runs tests/fixtures/wasi-conformance instead). The programs are built
+# Needs a wasmtime git mirror (the search tool's `fetch`; CI has none: there
+# the runtime's wasi_fs tests and tests/it/cli_wasip1.rs stand in). The programs are built
 # OUTSIDE the repository, in $WASMTIME_TESTS_DIR (default /tmp/wasmtime-tests).
 #
 #   scripts/wasmtime-fs-tests.sh [MIRROR_GIT_DIR] [NAME_FILTER]

@@ -136,10 +136,11 @@ fn symlinks_follow_readlink_and_loops() {
 }
 
 #[test]
-fn dotdot_stops_at_the_root() {
+fn dotdot_stays_inside_the_tree() {
     let ws = ws();
     check(&ws, &["dotdot"]);
-    assert_eq!(ws.read("/probe-root.txt").unwrap(), b"r");
+    assert_eq!(ws.read("/dd/probe-root.txt").unwrap(), b"r");
+    assert!(ws.read("/probe-root.txt").is_err());
 }
 
 #[test]

@@ -147,6 +147,16 @@ impl Workspace {
 
     /// Sets the modification time (following symlinks).
     pub fn set_mtime(&self, path: &str, mtime_ns: u64) -> Result<()> {
+        self.set_mtime_of(path, mtime_ns, true)
+    }
+
+    /// Sets the modification time of `path` itself: a symlink's own
+    /// (`lutimes`).
+    pub fn set_link_mtime(&self, path: &str, mtime_ns: u64) -> Result<()> {
+        self.set_mtime_of(path, mtime_ns, false)
+    }
+
+    fn set_mtime_of(&self, path: &str, mtime_ns: u64, follow: bool) -> Result<()> {
         self.audited(
             "set_mtime",
             path,
@@ -155,7 +165,7 @@ impl Workspace {
                 let p = WsPath::parse(path)?;
                 let shown = p.to_string();
                 self.write_tx(|c| {
-                    let mut chain = tree::resolve_existing(c, &p, true)?;
+                    let mut chain = tree::resolve_existing(c, &p, follow)?;
                     will_change(c, &chain.path(), Touch::Node, &shown)?;
                     tree::unshare_all(c, &mut chain)?;
                     tree::set_mtime(c, chain.id(), mtime_ns.min(i64::MAX as u64) as i64)

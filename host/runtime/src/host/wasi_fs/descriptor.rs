@@ -228,12 +228,13 @@ impl types::HostDescriptor for RunState {
     fn set_times_at(
         &mut self,
         fd: Fd,
-        _flags: PathFlags,
+        flags: PathFlags,
         path: String,
         _atim: NewTimestamp,
         mtim: NewTimestamp,
     ) -> FsResult<()> {
-        self.wasi_fs.set_times_at(&fd, &path, mtim)
+        let follow = flags.contains(PathFlags::SYMLINK_FOLLOW);
+        self.wasi_fs.set_times_at(&fd, follow, &path, mtim)
     }
 
     fn link_at(&mut self, _: Fd, _: PathFlags, _: String, _: Fd, _: String) -> FsResult<()> {

@@ -76,6 +76,10 @@ impl Desc {
     pub(crate) fn resolve(&self, rel: &str) -> Res<String> {
         match &self.anchor {
             Some(anchor) => anchor.resolve(&self.tree, rel),
+            // As wasmtime: a path may not climb out of its tree's root, which
+            // a POSIX `/..` would quietly clamp (the cwd preopen above
+            // does clamp, as the process's own `..` would).
+            None if climbs_out(&self.path, rel) => Err(code(ErrorCode::NotPermitted)),
             None => join(&self.path, rel),
         }
     }
@@ -245,6 +249,21 @@ impl WasiFs {
             _ => None,
         })
     }
+}
+
+/// Whether `rel`, from directory `dir` (absolute in its tree), goes above
+/// the tree's root with its `..`s.
+fn climbs_out(dir: &str, rel: &str) -> bool {
+    let mut depth = dir.split('/').filter(|c| !c.is_empty()).count();
+    for c in rel.split('/') {
+        match c {
+            "" | "." => {}
+            ".." if depth == 0 => return true,
+            ".." => depth -= 1,
+            _ => depth += 1,
+        }
+    }
+    false
 }
 
 /// `dir`/`rel` inside the tree: `rel` must be relative; `..` stops at the

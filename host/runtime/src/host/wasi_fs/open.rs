@@ -74,6 +74,16 @@ impl WasiFs {
             },
             (None, found) => found,
         };
+        // "name/" names a directory (a symlink's target, then): a file
+        // there is not one (open(2)'s ENOTDIR).
+        if let Some(m) = &found
+            && path.ends_with('/')
+            && m.kind != Kind::Dir
+            && !(m.kind == Kind::Symlink
+                && tree.stat(&full, true).is_ok_and(|t| t.kind == Kind::Dir))
+        {
+            return Err(code(ErrorCode::NotDirectory));
+        }
         let truncating = oflags.contains(OpenFlags::TRUNCATE);
         let node = match found {
             Some(meta) => open_existing(&tree, &full, meta, oflags, flags, write)?,

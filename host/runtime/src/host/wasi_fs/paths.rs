@@ -158,8 +158,9 @@ impl WasiFs {
         if path.ends_with('/') {
             // symlink(2) with "name/": EEXIST if something is there, else
             // ENOENT (a link is not a directory).
-            return Err(code(match d.tree.stat(&full, false) {
-                Ok(_) => ErrorCode::Exist,
+            return Err(code(match d.tree.stat(&full, true) {
+                Ok(m) if m.kind == Kind::Dir => ErrorCode::Exist,
+                Ok(_) => ErrorCode::NotDirectory,
                 Err(_) => ErrorCode::NoEntry,
             }));
         }
@@ -186,9 +187,24 @@ impl WasiFs {
         })
     }
 
-    pub(crate) fn set_times_at(&self, fd: Fd<'_>, path: &str, mtime: NewTimestamp) -> Res<()> {
+    pub(crate) fn set_times_at(
+        &self,
+        fd: Fd<'_>,
+        follow: bool,
+        path: &str,
+        mtime: NewTimestamp,
+    ) -> Res<()> {
         let d = self.dir(fd)?;
         let full = d.resolve(path)?;
-        self.set_mtime(fd, &full, mtime)
+        if follow {
+            return self.set_mtime(fd, &full, mtime);
+        }
+        // A symlink's own time (`lutimes`); anything else as above.
+        let (store, Some(ns)) = (d.tree.store()?, mtime_of(mtime)) else {
+            return Ok(());
+        };
+        store.mutate("wasi.lset-mtime", &(&full, ns), &[], |ws| {
+            ws.set_link_mtime(&full, ns)
+        })
     }
 }
