@@ -49,6 +49,7 @@ mod process_facts;
 mod python_backend;
 mod python_capture;
 mod python_corpus;
+mod python_http;
 mod shell_corpus;
 mod shell_hardening;
 mod shell_limits;

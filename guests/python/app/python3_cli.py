@@ -42,6 +42,7 @@ import zipimport  # noqa: E402
 import asyncio_support  # noqa: E402
 import grp  # noqa: E402, F401  (ours: in the snapshot, for getpass, platformdirs...)
 import fd_redirect  # noqa: E402
+import http_over_wasi  # noqa: E402
 import process_facts  # noqa: E402
 import pwd  # noqa: E402, F401
 import source_run  # noqa: E402
@@ -56,6 +57,7 @@ workspace_subprocess.install()
 asyncio_support.install()
 process_facts.install()
 fd_redirect.install()
+http_over_wasi.install()
 
 # Modules CPython has no WebAssembly build of here, with what to do instead.
 NOT_HERE = {
