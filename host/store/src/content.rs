@@ -125,6 +125,21 @@ pub(crate) fn release_all(conn: &Connection, node: i64) -> Result<()> {
     release_chunks(conn, &ids)
 }
 
+/// Moves the content (chunks, size, mtime) and mode of the unnamed node
+/// `from`, just filled, into `into`, whose old content is released;
+/// `from` is deleted.
+pub(crate) fn adopt(conn: &Connection, from: i64, into: i64) -> Result<()> {
+    release_all(conn, into)?;
+    conn.prepare_cached(
+        "UPDATE nodes SET (chunks, size, mtime_ns, mode) =
+         (SELECT chunks, size, mtime_ns, mode FROM nodes WHERE id = ?1) WHERE id = ?2",
+    )?
+    .execute(params![from, into])?;
+    conn.prepare_cached("DELETE FROM nodes WHERE id = ?1")?
+        .execute([from])?;
+    Ok(())
+}
+
 /// Takes a reference on every chunk of `node`, whose row was just copied
 /// from another node (a copy that moves no bytes).
 pub(crate) fn retain_all(conn: &Connection, node: i64) -> Result<()> {

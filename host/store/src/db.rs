@@ -56,6 +56,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0014_run_epoch",
         include_str!("../migrations/0014_run_epoch.sql"),
     ),
+    (
+        "0015_hard_links",
+        include_str!("../migrations/0015_hard_links.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

@@ -41,6 +41,7 @@ struct NodeRow {
     kind: i64,
     size: i64,
     refs: i64,
+    nlink: i64,
     chunks: Vec<i64>,
 }
 
@@ -54,6 +55,7 @@ impl Workspace {
             report.nodes = nodes.len() as u64;
             let children = check_entries(c, &nodes, &mut report)?;
             check_reachable(&nodes, &children, &mut report);
+            check_links(&nodes, &children, &mut report);
             // Paths mean something only in a whole tree (a cycle has none).
             if report.problems.is_empty()
                 && let Some(problem) = crate::path_bound::problem(c)?
@@ -79,7 +81,7 @@ fn quick_check(c: &Connection, report: &mut FsckReport) -> Result<()> {
 }
 
 fn load_nodes(c: &Connection) -> Result<HashMap<i64, NodeRow>> {
-    let mut stmt = c.prepare("SELECT id, kind, size, refs, chunks FROM nodes")?;
+    let mut stmt = c.prepare("SELECT id, kind, size, refs, chunks, nlink FROM nodes")?;
     let rows = stmt.query_map([], |r| {
         let blob: Option<Vec<u8>> = r.get(4)?;
         let chunks = blob
@@ -97,6 +99,7 @@ fn load_nodes(c: &Connection) -> Result<HashMap<i64, NodeRow>> {
                 kind: r.get(1)?,
                 size: r.get(2)?,
                 refs: r.get(3)?,
+                nlink: r.get(5)?,
                 chunks,
             },
         ))
@@ -164,6 +167,28 @@ fn check_entries(
         }
     }
     Ok(children)
+}
+
+/// Hard links are counted, and no copy shares a hard-linked node or a
+/// directory above one (`hard_links`).
+fn check_links(
+    nodes: &HashMap<i64, NodeRow>,
+    children: &HashMap<i64, Vec<i64>>,
+    report: &mut FsckReport,
+) {
+    let counts = nodes
+        .iter()
+        .map(|(&id, n)| (id, (n.kind, n.refs, n.nlink)))
+        .collect();
+    let mut parents: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (&dir, kids) in children {
+        for &kid in kids {
+            parents.entry(kid).or_default().push(dir);
+        }
+    }
+    report
+        .problems
+        .extend(crate::hard_links::problems(&counts, &parents));
 }
 
 /// Every node is reachable from the root, and no directory holds itself.

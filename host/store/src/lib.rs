@@ -61,6 +61,7 @@ mod error;
 mod fence;
 mod fsck;
 mod group;
+mod hard_links;
 mod interrupts;
 mod journal;
 mod location;

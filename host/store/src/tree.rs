@@ -5,6 +5,10 @@
 //! node and `refs` goes up. Before anything is changed through a path, the
 //! nodes on that path that are shared (`refs > 1`) are cloned one level at a
 //! time (`unshare`), so the change is never visible through another path.
+//!
+//! Hard links are entries too, counted in `nlink`: a node with `nlink > 1`
+//! is never shared by a copy (`hard_links::copy_source` clones it), so its
+//! `refs` are all hard links and only nodes with `refs > nlink` are cloned.
 
 use std::collections::VecDeque;
 
@@ -68,11 +72,22 @@ pub(crate) struct Node {
     pub mtime_ns: i64,
     pub refs: i64,
     pub target: Option<String>,
+    /// Names that are hard links to this node (1 for most nodes).
+    pub nlink: i64,
+    /// `None`: the access time is `mtime_ns`.
+    pub atime_ns: Option<i64>,
+}
+
+impl Node {
+    /// Shared with a copy: a change through one path must clone it first.
+    pub fn is_shared(&self) -> bool {
+        self.refs > self.nlink
+    }
 }
 
 macro_rules! node_columns {
     () => {
-        "n.id, n.kind, n.mode, n.size, n.mtime_ns, n.refs, n.target"
+        "n.id, n.kind, n.mode, n.size, n.mtime_ns, n.refs, n.target, n.nlink, n.atime_ns"
     };
 }
 
@@ -85,6 +100,8 @@ fn node_from_row(row: &Row<'_>) -> rusqlite::Result<Node> {
         mtime_ns: row.get(4)?,
         refs: row.get(5)?,
         target: row.get(6)?,
+        nlink: row.get(7)?,
+        atime_ns: row.get(8)?,
     })
 }
 
@@ -307,7 +324,11 @@ pub(crate) fn release(conn: &Connection, id: i64) -> Result<()> {
     let mut pending = vec![id];
     while let Some(id) = pending.pop() {
         let refs: i64 = conn
-            .prepare_cached("UPDATE nodes SET refs = refs - 1 WHERE id = ?1 RETURNING refs")?
+            // A node with several hard links loses one with the entry (its
+            // refs are all hard links); others keep their count of 1.
+            .prepare_cached(
+                "UPDATE nodes SET refs = refs - 1, nlink = max(nlink - 1, 1) WHERE id = ?1 RETURNING refs",
+            )?
             .query_row([id], |r| r.get(0))?;
         if refs > 0 {
             continue;
@@ -335,11 +356,11 @@ pub(crate) fn release(conn: &Connection, id: i64) -> Result<()> {
 }
 
 /// A private copy of `node` for one path: same attributes, shared children
-/// or chunks. The caller repoints the entry at the clone.
-fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
+/// or chunks, one name. The caller links or repoints an entry at the clone.
+pub(crate) fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
     conn.prepare_cached(
-        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, target, chunks)
-         SELECT kind, mode, size, mtime_ns, 0, target, chunks FROM nodes WHERE id = ?1",
+        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, target, chunks, nlink, atime_ns)
+         SELECT kind, mode, size, mtime_ns, 0, target, chunks, 1, atime_ns FROM nodes WHERE id = ?1",
     )?
     .execute([node.id])?;
     let new_id = conn.last_insert_rowid();
@@ -360,6 +381,7 @@ fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
     let mut clone = node.clone();
     clone.id = new_id;
     clone.refs = 1;
+    clone.nlink = 1;
     Ok(clone)
 }
 
@@ -367,7 +389,7 @@ fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
 /// too (cloned and repointed if shared), for a walk that goes down by ids
 /// instead of resolving each path from the root.
 pub(crate) fn private_child(conn: &Connection, dir: i64, name: &str, node: Node) -> Result<Node> {
-    if node.refs <= 1 {
+    if !node.is_shared() {
         return Ok(node);
     }
     let clone = clone_node(conn, &node)?;
@@ -380,7 +402,7 @@ pub(crate) fn private_child(conn: &Connection, dir: i64, name: &str, node: Node)
 pub(crate) fn unshare(conn: &Connection, chain: &mut Chain, through: usize) -> Result<()> {
     let through = through.min(chain.steps.len());
     for i in 0..through {
-        if chain.steps[i].node.refs <= 1 {
+        if !chain.steps[i].node.is_shared() {
             continue;
         }
         let old = chain.steps[i].node.clone();
@@ -429,27 +451,15 @@ pub(crate) fn list(
     limit: Option<u64>,
 ) -> Result<Vec<(String, Node)>> {
     let mut stmt = conn.prepare_cached(concat!(
-        "SELECT d.name, ",
+        "SELECT ",
         node_columns!(),
-        " FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 ORDER BY d.name LIMIT ?2 OFFSET ?3"
+        ", d.name FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 ORDER BY d.name LIMIT ?2 OFFSET ?3"
     ))?;
     let limit = limit.map_or(-1, |l| l.min(i64::MAX as u64) as i64);
     let rows = stmt
         .query_map(
             params![dir, limit, offset.min(i64::MAX as u64) as i64],
-            |r| {
-                let name: String = r.get(0)?;
-                let node = Node {
-                    id: r.get(1)?,
-                    kind: NodeKind::from_db(r.get(2)?)?,
-                    mode: r.get::<_, i64>(3)? as u32,
-                    size: r.get::<_, i64>(4)? as u64,
-                    mtime_ns: r.get(5)?,
-                    refs: r.get(6)?,
-                    target: r.get(7)?,
-                };
-                Ok((name, node))
-            },
+            |r| Ok((r.get(9)?, node_from_row(r)?)),
         )?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)

@@ -19,6 +19,11 @@ pub struct Stat {
     pub mtime_ns: u64,
     /// The stored node's id (a copy shares it until one side changes).
     pub ino: u64,
+    /// How many names the node has (hard links); 1 for directories.
+    pub nlink: u64,
+    /// Last access time as set by a program; the mtime unless one was set
+    /// (reads do not change it).
+    pub atime_ns: u64,
 }
 
 impl Stat {
@@ -30,6 +35,8 @@ impl Stat {
             size: node.size,
             mtime_ns: node.mtime_ns.max(0) as u64,
             ino: node.id as u64,
+            nlink: node.nlink.max(1) as u64,
+            atime_ns: node.atime_ns.unwrap_or(node.mtime_ns).max(0) as u64,
         }
     }
 }

@@ -136,6 +136,18 @@ fn symlinks_follow_readlink_and_loops() {
 }
 
 #[test]
+fn hard_links_share_one_node_and_its_open_file() {
+    let ws = ws();
+    check(&ws, &["hardlinks"]);
+    let b = ws.stat("/probe/h/b").unwrap();
+    assert_eq!(b.nlink, 1, "a's name is gone");
+    assert_eq!(ws.read("/probe/h/b").unwrap(), b"two");
+    assert!(!ws.exists("/probe/h2").unwrap());
+    let report = ws.fsck().unwrap();
+    assert!(report.is_clean(), "{:?}", report.problems);
+}
+
+#[test]
 fn dotdot_stays_inside_the_tree() {
     let ws = ws();
     check(&ws, &["dotdot"]);

@@ -113,7 +113,7 @@ impl Workspace {
                         tree::unshare(c, &mut chain, n - 1)?;
                         let step = &chain.steps[n - 1];
                         let mode = opts.mode.unwrap_or(step.node.mode);
-                        if step.node.refs > 1 {
+                        if step.node.is_shared() {
                             // Shared with a copy: give this path a fresh node
                             // instead of cloning content we are about to replace.
                             let id = tree::insert_node(c, NodeKind::File, mode, now, None)?;
@@ -176,7 +176,7 @@ impl Workspace {
                     step.parent,
                     step.name.clone(),
                     opts.mode.unwrap_or(step.node.mode),
-                    Some(step.node.id),
+                    Some((step.node.id, step.node.nlink > 1)),
                 )
             }
             Target::New { mut parent, name } => {
@@ -193,7 +193,10 @@ impl Workspace {
         let id = tree::insert_node(c, NodeKind::File, mode & 0o7777, now, None)?;
         let size = content::fill_from_reader(c, id, reader, max, shown, now)?;
         match old {
-            Some(old) => tree::repoint(c, parent_id, &name, old, id)?,
+            // Every name of a hard-linked file must see the new content:
+            // it moves into the node they share.
+            Some((old, true)) => content::adopt(c, id, old)?,
+            Some((old, false)) => tree::repoint(c, parent_id, &name, old, id)?,
             None => {
                 tree::link(c, parent_id, &name, id)?;
                 tree::set_mtime(c, parent_id, now)?;

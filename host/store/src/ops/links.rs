@@ -1,4 +1,5 @@
-//! Metadata and symlinks: stat, chmod, mtimes, symlink, readlink, realpath.
+//! Metadata and links: stat, chmod, times, symlink, hard link, readlink,
+//! realpath.
 
 use rusqlite::params;
 
@@ -74,6 +75,59 @@ impl Workspace {
                         tree::link(c, parent.id(), &name, id)?;
                         tree::set_mtime(c, parent.id(), now)
                     }
+                })
+            },
+        )
+    }
+
+    /// Gives the node at `existing` the further name `new`, as `link(2)`:
+    /// a write through either name is seen through the other, and the node
+    /// lives until its last name is removed. A symlink at `existing` is
+    /// linked itself, not followed. `EEXIST` if `new` exists, `ENOENT` if
+    /// `existing` or `new`'s directory is missing (or `new` ends in `/`),
+    /// `EPERM` for a directory.
+    pub fn link(&self, existing: &str, new: &str) -> Result<()> {
+        self.audited(
+            "link",
+            new,
+            || Some(serde_json::json!({"existing": existing})),
+            || {
+                let src = WsPath::parse(existing)?;
+                let dst = WsPath::parse(new)?;
+                let (src_shown, dst_shown) = (src.to_string(), dst.to_string());
+                self.write_tx(|c| {
+                    let src_chain = tree::resolve_existing(c, &src, false)?;
+                    if src_chain.kind() == NodeKind::Directory {
+                        return Err(FsError::custom(
+                            Errno::EPERM,
+                            &src_shown,
+                            format!("operation not permitted: {src_shown} is a directory, which cannot have hard links"),
+                        ));
+                    }
+                    let parent = match tree::resolve(c, &dst, false)? {
+                        Lookup::Found(_) => return Err(FsError::new(Errno::EEXIST, &dst_shown)),
+                        // Only a directory may be named with a trailing slash.
+                        Lookup::Missing { .. } if dst.trailing_slash() => {
+                            return Err(FsError::new(Errno::ENOENT, &dst_shown));
+                        }
+                        Lookup::Missing { parent, name } => parent.path().join(&name),
+                    };
+                    // A read-only subtree's files get no names outside it,
+                    // which would make them writable.
+                    will_change(c, &src_chain.path(), Touch::Node, &src_shown)?;
+                    will_change(c, &parent, Touch::Node, &dst_shown)?;
+                    // Both paths private (see `hard_links`); unsharing one
+                    // may clone nodes on the other's, so resolve again.
+                    let mut s = src_chain;
+                    tree::unshare_all(c, &mut s)?;
+                    let Lookup::Missing { parent: mut dp, name } = tree::resolve(c, &dst, false)?
+                    else {
+                        return Err(FsError::new(Errno::EEXIST, &dst_shown));
+                    };
+                    tree::unshare_all(c, &mut dp)?;
+                    let s = tree::resolve_existing(c, &src, false)?;
+                    crate::hard_links::add_name(c, dp.id(), &name, s.id())?;
+                    tree::set_mtime(c, dp.id(), now_ns())
                 })
             },
         )
@@ -169,6 +223,42 @@ impl Workspace {
                     will_change(c, &chain.path(), Touch::Node, &shown)?;
                     tree::unshare_all(c, &mut chain)?;
                     tree::set_mtime(c, chain.id(), mtime_ns.min(i64::MAX as u64) as i64)
+                })
+            },
+        )
+    }
+
+    /// Sets the access and/or modification time (`utimensat`); `None`
+    /// leaves one as it is. Setting only the mtime keeps the atime the
+    /// old mtime was standing in for. `follow: false` sets a symlink's own.
+    pub fn set_times(
+        &self,
+        path: &str,
+        atime_ns: Option<u64>,
+        mtime_ns: Option<u64>,
+        follow: bool,
+    ) -> Result<()> {
+        self.audited(
+            "set_times",
+            path,
+            || Some(serde_json::json!({"atime_ns": atime_ns, "mtime_ns": mtime_ns, "follow": follow})),
+            || {
+                let p = WsPath::parse(path)?;
+                let shown = p.to_string();
+                let ns = |t: Option<u64>| t.map(|t| t.min(i64::MAX as u64) as i64);
+                self.write_tx(|c| {
+                    let mut chain = tree::resolve_existing(c, &p, follow)?;
+                    will_change(c, &chain.path(), Touch::Node, &shown)?;
+                    if atime_ns.is_none() && mtime_ns.is_none() {
+                        return Ok(());
+                    }
+                    tree::unshare_all(c, &mut chain)?;
+                    c.prepare_cached(
+                        "UPDATE nodes SET atime_ns = coalesce(?2, atime_ns, mtime_ns),
+                         mtime_ns = coalesce(?3, mtime_ns) WHERE id = ?1",
+                    )?
+                    .execute(params![chain.id(), ns(atime_ns), ns(mtime_ns)])?;
+                    Ok(())
                 })
             },
         )

@@ -87,7 +87,9 @@ impl Workspace {
 
     /// Copies `from` to `to`. Directories need `recursive`. The copy shares
     /// nodes and chunks with the source until either side changes, so it
-    /// costs O(1) whatever the size; like `cp -a`, it keeps modes and mtimes.
+    /// costs O(1) whatever the size; like `cp -a`, it keeps modes, mtimes
+    /// and the hard links among the files it copies (those files are
+    /// cloned, and the directories above them: O(their number × depth)).
     /// A symlink at `from` is followed; symlinks inside a tree are copied as links.
     pub fn copy(&self, from: &str, to: &str, recursive: bool) -> Result<()> {
         self.audited("copy", from, || Some(serde_json::json!({"to": to, "recursive": recursive})), || {
@@ -139,6 +141,8 @@ impl Workspace {
                 let (mut dp, _, _) = resolve_dest(c, &dst)?;
                 tree::unshare_all(c, &mut dp)?;
                 let (dp, dst_name, dst_existing) = resolve_dest(c, &dst)?;
+                // The source itself, unless hard links below it need clones.
+                let src_id = crate::hard_links::copy_source(c, src_id)?;
                 // Take the new reference before dropping the old one, so
                 // copying a file over a path that shares it cannot free it.
                 if let Some(existing) = dst_existing {

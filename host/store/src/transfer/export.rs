@@ -2,6 +2,9 @@
 //! stack and reopens each host directory from the export root by its
 //! relative path, so it holds two descriptors whatever the depth, and
 //! paths are bounded by `MAX_PATH` (a deeper tree is refused by name).
+//! Hard links are not recreated on the host: each name is written as a
+//! file of its own (as `cp -r` does; an import likewise reads each host
+//! name as its own file).
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -11,6 +11,7 @@ mod dirs;
 mod durable;
 mod files;
 mod group_commit;
+mod hard_links;
 mod integrity;
 mod links;
 mod moves;

@@ -175,10 +175,10 @@ impl types::HostDescriptor for RunState {
         lock(&f).set_size(size)
     }
 
-    fn set_times(&mut self, fd: Fd, _atim: NewTimestamp, mtim: NewTimestamp) -> FsResult<()> {
+    fn set_times(&mut self, fd: Fd, atim: NewTimestamp, mtim: NewTimestamp) -> FsResult<()> {
         self.wasi_fs.sync(&fd)?;
         let path = self.wasi_fs.get(&fd)?.path.clone();
-        self.wasi_fs.set_mtime(&fd, &path, mtim)
+        self.wasi_fs.set_times(&fd, &path, true, atim, mtim)
     }
 
     fn read(&mut self, fd: Fd, len: Filesize, offset: Filesize) -> FsResult<(Vec<u8>, bool)> {
@@ -230,16 +230,23 @@ impl types::HostDescriptor for RunState {
         fd: Fd,
         flags: PathFlags,
         path: String,
-        _atim: NewTimestamp,
+        atim: NewTimestamp,
         mtim: NewTimestamp,
     ) -> FsResult<()> {
         let follow = flags.contains(PathFlags::SYMLINK_FOLLOW);
-        self.wasi_fs.set_times_at(&fd, follow, &path, mtim)
+        self.wasi_fs.set_times_at(&fd, follow, &path, atim, mtim)
     }
 
-    fn link_at(&mut self, _: Fd, _: PathFlags, _: String, _: Fd, _: String) -> FsResult<()> {
-        // The store has no hard links.
-        Err(code(ErrorCode::Unsupported))
+    fn link_at(
+        &mut self,
+        fd: Fd,
+        flags: PathFlags,
+        old: String,
+        to_fd: Fd,
+        new: String,
+    ) -> FsResult<()> {
+        let follow = flags.contains(PathFlags::SYMLINK_FOLLOW);
+        self.wasi_fs.link_at(&fd, follow, &old, &to_fd, &new)
     }
 
     fn open_at(

@@ -130,6 +130,8 @@ impl Device {
             size: 0,
             mtime_ns: 0,
             ino: self.ino(),
+            nlink: 1,
+            atime_ns: None,
         }
     }
 
@@ -179,6 +181,8 @@ pub(crate) fn dev_dir_meta() -> Meta {
         size: 0,
         mtime_ns: 0,
         ino: u64::MAX - 17,
+        nlink: 1,
+        atime_ns: None,
     }
 }
 

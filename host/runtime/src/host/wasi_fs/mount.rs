@@ -79,6 +79,8 @@ fn meta_of(m: &std::fs::Metadata) -> Meta {
         size: if kind == Kind::Dir { 0 } else { m.len() },
         mtime_ns,
         ino: m.ino(),
+        nlink: m.nlink(),
+        atime_ns: Some((m.atime().max(0) as u64) * 1_000_000_000 + m.atime_nsec().max(0) as u64),
     }
 }
 
@@ -225,6 +227,8 @@ impl FileTree {
                 size: bytes.len() as u64,
                 mtime_ns: 0,
                 ino: bytes.as_ptr() as u64,
+                nlink: 1,
+                atime_ns: None,
             });
         }
         if path == "/" || Self::is_dir(files, path) {
@@ -233,6 +237,8 @@ impl FileTree {
                 size: 0,
                 mtime_ns: 0,
                 ino: 1,
+                nlink: 1,
+                atime_ns: None,
             });
         }
         Err(code(ErrorCode::NoEntry))

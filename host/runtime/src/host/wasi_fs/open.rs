@@ -62,7 +62,17 @@ impl WasiFs {
         };
         // What another descriptor wrote but did not commit is this file's
         // content too: the checks and a truncation below must see it.
-        let shared = self.open_file(&tree, &full);
+        let shared = match (self.open_file(&tree, &full), &found) {
+            // Another name of a hard-linked file may be open already.
+            (None, Some(m)) if m.kind == Kind::File && m.nlink > 1 => {
+                let other = self.open_file_by_ino(&tree, m.ino)?;
+                if let Some(f) = &other {
+                    self.note_open_file(&tree, &full, f);
+                }
+                other
+            }
+            (by_path, _) => by_path,
+        };
         if let Some(f) = &shared {
             lock_file(f).commit()?;
         }

@@ -5,6 +5,8 @@
 //! over them) leaves them readable and writable until closed, as POSIX
 //! keeps an unlinked inode. Before another program of the run looks at the
 //! workspace (a command it starts, a module call), everything is committed.
+//! The names of a hard-linked file share its `OpenFile` too: it is listed
+//! under each name opened, and commits through the first (`OpenFile::path`).
 
 use std::sync::{Arc, Mutex, Weak};
 
@@ -39,6 +41,26 @@ impl WasiFs {
                 None
             }
         }
+    }
+
+    /// The open file of `tree` whose node is `ino` (another name of a
+    /// hard-linked file), if any.
+    pub(crate) fn open_file_by_ino(
+        &self,
+        tree: &Tree,
+        ino: u64,
+    ) -> Res<Option<Arc<Mutex<OpenFile>>>> {
+        let Some(k) = tree_key(tree) else {
+            return Ok(None);
+        };
+        for ((tk, _), f) in &self.open_files {
+            if let Some(f) = f.upgrade().filter(|_| *tk == k)
+                && lock_file(&f).meta()?.ino == ino
+            {
+                return Ok(Some(f));
+            }
+        }
+        Ok(None)
     }
 
     pub(crate) fn note_open_file(&mut self, tree: &Tree, path: &str, file: &Arc<Mutex<OpenFile>>) {
@@ -100,6 +122,14 @@ impl WasiFs {
         let Some(f) = self.open_file(tree, path) else {
             return Ok(false);
         };
+        if lock_file(&f).path != path {
+            // Another name of a hard-linked file: the node keeps the
+            // name the open file commits through.
+            if let Some(k) = tree_key(tree) {
+                self.open_files.remove(&(k, path.to_owned()));
+            }
+            return Ok(false);
+        }
         let moved = lock_file(&f).set_aside()?;
         if let Some(k) = tree_key(tree) {
             self.open_files.remove(&(k, path.to_owned()));

@@ -35,9 +35,9 @@ pub(crate) fn descriptor_stat(m: &Meta) -> DescriptorStat {
     let t = Some(datetime(m.mtime_ns));
     DescriptorStat {
         type_: descriptor_type(m.kind),
-        link_count: 1,
+        link_count: m.nlink,
         size: m.size,
-        data_access_timestamp: t,
+        data_access_timestamp: Some(datetime(m.atime_ns.unwrap_or(m.mtime_ns))),
         data_modification_timestamp: t,
         status_change_timestamp: t,
     }
@@ -169,21 +169,74 @@ impl WasiFs {
         store.mutate("wasi.symlink", &args, &[], |ws| ws.symlink(target, &full))
     }
 
+    /// A hard link `new` (under `to_fd`) to what `old` (under `fd`) names,
+    /// as wasmtime: following a symlink is refused (`EINVAL`), a directory
+    /// cannot be linked (`EPERM`), trees of different stores are `EXDEV`.
+    pub(crate) fn link_at(
+        &mut self,
+        fd: Fd<'_>,
+        follow: bool,
+        old: &str,
+        to_fd: Fd<'_>,
+        new: &str,
+    ) -> Res<()> {
+        if follow {
+            return Err(code(ErrorCode::Invalid));
+        }
+        let a = self.dir(fd)?;
+        let b = self.dir(to_fd)?;
+        let (Some(sa), Some(sb)) = (a.tree.store().ok(), b.tree.store().ok()) else {
+            return Err(code(ErrorCode::ReadOnly));
+        };
+        if !std::ptr::eq(sa, sb) {
+            return Err(code(ErrorCode::CrossDevice));
+        }
+        let tree = a.tree.clone();
+        let src = a.resolve(old)?;
+        let dst = b.resolve(new)?;
+        // Paths are joined without their trailing slash: link(2)'s
+        // answers for "name/" are decided here.
+        if old.ends_with('/') {
+            return Err(code(match tree.stat(&src, false)?.kind {
+                Kind::Dir => ErrorCode::NotPermitted,
+                _ => ErrorCode::NotDirectory,
+            }));
+        }
+        if new.ends_with('/') {
+            return Err(code(match tree.stat(&dst, false) {
+                Ok(_) => ErrorCode::Exist,
+                Err(_) => ErrorCode::NoEntry,
+            }));
+        }
+        let store = tree.store()?;
+        store.mutate("wasi.link", &(&src, &dst), &[], |ws| ws.link(&src, &dst))
+    }
+
     pub(crate) fn readlink_at(&self, fd: Fd<'_>, path: &str) -> Res<String> {
         let d = self.dir(fd)?;
         let full = d.resolve(path)?;
         d.tree.readlink(&full)
     }
 
-    /// Sets the mtime of `full` in `fd`'s tree (access times are not kept).
-    pub(crate) fn set_mtime(&self, fd: Fd<'_>, full: &str, mtime: NewTimestamp) -> Res<()> {
+    /// Sets the access and modification times of `full` in `fd`'s tree;
+    /// `follow: false` sets a symlink's own (`lutimes`).
+    pub(crate) fn set_times(
+        &self,
+        fd: Fd<'_>,
+        full: &str,
+        follow: bool,
+        atime: NewTimestamp,
+        mtime: NewTimestamp,
+    ) -> Res<()> {
         let d = self.get(fd)?;
         let store = d.tree.store()?;
-        let Some(ns) = mtime_of(mtime) else {
+        let (atime, mtime) = (mtime_of(atime), mtime_of(mtime));
+        if atime.is_none() && mtime.is_none() {
             return Ok(());
-        };
-        store.mutate("wasi.set-mtime", &(full, ns), &[], |ws| {
-            ws.set_mtime(full, ns)
+        }
+        let args = (full, atime, mtime, follow);
+        store.mutate("wasi.set-times", &args, &[], |ws| {
+            ws.set_times(full, atime, mtime, follow)
         })
     }
 
@@ -192,19 +245,10 @@ impl WasiFs {
         fd: Fd<'_>,
         follow: bool,
         path: &str,
+        atime: NewTimestamp,
         mtime: NewTimestamp,
     ) -> Res<()> {
-        let d = self.dir(fd)?;
-        let full = d.resolve(path)?;
-        if follow {
-            return self.set_mtime(fd, &full, mtime);
-        }
-        // A symlink's own time (`lutimes`); anything else as above.
-        let (store, Some(ns)) = (d.tree.store()?, mtime_of(mtime)) else {
-            return Ok(());
-        };
-        store.mutate("wasi.lset-mtime", &(&full, ns), &[], |ws| {
-            ws.set_link_mtime(&full, ns)
-        })
+        let full = self.dir(fd)?.resolve(path)?;
+        self.set_times(fd, &full, follow, atime, mtime)
     }
 }

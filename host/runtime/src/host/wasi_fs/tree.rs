@@ -30,6 +30,16 @@ pub(crate) struct Meta {
     pub size: u64,
     pub mtime_ns: u64,
     pub ino: u64,
+    /// Names of the node (hard links); absent in journals written before.
+    #[serde(default = "one")]
+    pub nlink: u64,
+    /// `None`: the access time is `mtime_ns`.
+    #[serde(default)]
+    pub atime_ns: Option<u64>,
+}
+
+fn one() -> u64 {
+    1
 }
 
 #[derive(
@@ -55,6 +65,8 @@ impl Meta {
             size: s.size,
             mtime_ns: s.mtime_ns,
             ino: s.ino,
+            nlink: s.nlink,
+            atime_ns: Some(s.atime_ns),
         }
     }
 }
