@@ -122,7 +122,15 @@ impl WasiFs {
         store.mutate("wasi.unlink", &full, &[], |ws| ws.rm(&full, opts))
     }
 
-    pub(crate) fn rename_at(&mut self, fd: Fd<'_>, from: &str, to_fd: Fd<'_>, to: &str) -> Res<()> {
+    /// The tree and the two paths of a rename or link: both in one store
+    /// (else `cross-device`; a read-only tree is `read-only`).
+    fn two_paths(
+        &self,
+        fd: Fd<'_>,
+        from: &str,
+        to_fd: Fd<'_>,
+        to: &str,
+    ) -> Res<(super::tree::Tree, String, String)> {
         let a = self.dir(fd)?;
         let b = self.dir(to_fd)?;
         let (Some(sa), Some(sb)) = (a.tree.store().ok(), b.tree.store().ok()) else {
@@ -131,9 +139,11 @@ impl WasiFs {
         if !std::ptr::eq(sa, sb) {
             return Err(code(ErrorCode::CrossDevice));
         }
-        let tree = a.tree.clone();
-        let src = a.resolve(from)?;
-        let dst = b.resolve(to)?;
+        Ok((a.tree.clone(), a.resolve(from)?, b.resolve(to)?))
+    }
+
+    pub(crate) fn rename_at(&mut self, fd: Fd<'_>, from: &str, to_fd: Fd<'_>, to: &str) -> Res<()> {
+        let (tree, src, dst) = self.two_paths(fd, from, to_fd, to)?;
         // What is written under `src` moves with it; a file open at `dst`
         // is replaced, and lives on for its descriptors.
         self.settle(&tree, &src)?;
@@ -183,17 +193,7 @@ impl WasiFs {
         if follow {
             return Err(code(ErrorCode::Invalid));
         }
-        let a = self.dir(fd)?;
-        let b = self.dir(to_fd)?;
-        let (Some(sa), Some(sb)) = (a.tree.store().ok(), b.tree.store().ok()) else {
-            return Err(code(ErrorCode::ReadOnly));
-        };
-        if !std::ptr::eq(sa, sb) {
-            return Err(code(ErrorCode::CrossDevice));
-        }
-        let tree = a.tree.clone();
-        let src = a.resolve(old)?;
-        let dst = b.resolve(new)?;
+        let (tree, src, dst) = self.two_paths(fd, old, to_fd, new)?;
         // Paths are joined without their trailing slash: link(2)'s
         // answers for "name/" are decided here.
         if old.ends_with('/') {
