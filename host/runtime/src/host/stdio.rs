@@ -211,7 +211,11 @@ impl OutputStream for RoutedOut {
     fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
         match self.which.route(&self.routes) {
             Route::Stdio(n) if n > 0 => self.original(n).write(bytes),
-            Route::Stdio(_) | Route::Null => Ok(()),
+            // Pointed at stdin (`dup2(0, 1)`): not writable, as EBADF says.
+            Route::Stdio(_) => Err(StreamError::LastOperationFailed(wasmtime::Error::msg(
+                "the descriptor points at standard input, which is not writable",
+            ))),
+            Route::Null => Ok(()),
             Route::File { file, .. } => lock(&file)
                 .append(&bytes)
                 .map(|_| ())
