@@ -371,3 +371,27 @@ fn ripgrep_registered_as_a_command_matches_native_rg_in_a_pipeline() {
     let out = ok(&ws, &["exec", "rg nomatchanywhere /proj; echo \"exit $?\""]);
     assert_eq!(out, "exit 1\n");
 }
+
+/// A command run in a project that has a `tmp/` of its own still reaches
+/// the workspace's `/tmp` by that absolute path (`$TMPDIR`), and its
+/// relative paths stay in the project.
+#[test]
+fn absolute_tmp_is_the_workspace_tmp_beside_a_project_tmp() {
+    let ws = Ws::new();
+    add_tc(&ws);
+    ok(
+        &ws,
+        &[
+            "exec",
+            "mkdir -p /proj/tmp /tmp && cd /proj && tc write /tmp/made.txt abs && tc write rel.txt rel",
+        ],
+    );
+    let out = ok(
+        &ws,
+        &[
+            "exec",
+            "cat /tmp/made.txt; echo; cat /proj/rel.txt; echo; ls /proj/tmp | wc -l",
+        ],
+    );
+    assert_eq!(out, "abs\nrel\n0\n");
+}

@@ -17,7 +17,8 @@
 //! - a name that exists in the cwd: the cwd (relative paths are what agents
 //!   type after `cd`);
 //! - a name that exists only at the workspace's root: the root (an absolute
-//!   path such as `/data/x.bin` from a subdirectory; `/dev` always is);
+//!   path such as `/data/x.bin` from a subdirectory; `/dev` and `/tmp`
+//!   always are);
 //! - a name that exists in neither: the cwd (a file the program creates).
 //!
 //! Each first component is decided once per process, so a program sees a
@@ -31,6 +32,9 @@ use std::sync::Mutex;
 
 use super::tree::{Res, Tree};
 use super::{devices, join};
+
+/// First components that always name the root's entry.
+const ALWAYS_ROOT: [&str; 2] = [devices::DEV, super::TMP];
 
 /// The cwd a third-party program's relative paths start from.
 pub(crate) struct Anchor {
@@ -62,9 +66,11 @@ impl Anchor {
             Some(root) => *root,
             None => {
                 let at_root = join("/", first)?;
-                // `/dev` is the host's even where the workspace has none.
-                let root = !exists(tree, &join(&self.cwd, first)?)
-                    && (at_root == devices::DEV || exists(tree, &at_root));
+                // `/dev` is the host's even where the workspace has none, and
+                // `/tmp` is `$TMPDIR`, which programs name absolutely all
+                // the time: both are the root's even beside a `tmp/` of the cwd.
+                let root = ALWAYS_ROOT.contains(&at_root.as_str())
+                    || (!exists(tree, &join(&self.cwd, first)?) && exists(tree, &at_root));
                 decided.insert(first.to_owned(), root);
                 root
             }
