@@ -23,6 +23,7 @@ const FS_FUNCTIONS: &[&str] = &[
     "lstat",
     "readdir",
     "symlink",
+    "link",
     "readlink",
     "chmod",
     "set-mtime",

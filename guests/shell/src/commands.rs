@@ -39,6 +39,7 @@ pub fn replacements(fs: &Arc<WorkspaceFs>) -> Vec<(&'static str, Box<dyn bashkit
     vec![
         ("ls", Box::new(Ls { fs: fs.clone() })),
         ("chmod", Box::new(Chmod { fs: fs.clone() })),
+        ("ln", Box::new(crate::ln::Ln { fs: fs.clone() })),
         ("stat", Box::new(Stat { fs: fs.clone() })),
         ("realpath", Box::new(Realpath)),
         ("diff", Box::new(Diff)),

@@ -26,6 +26,7 @@ mod gunzip;
 mod head;
 mod limits;
 mod listing_cache;
+mod ln;
 mod local_time;
 mod ls;
 mod modes;

@@ -198,6 +198,16 @@ impl fs::Host for RunState {
         )
     }
 
+    fn link(&mut self, existing: String, new: String) -> FsResult<()> {
+        self.fs_mutate(
+            "link",
+            &(&existing, &new),
+            &[],
+            durable_calls::unit_ok(),
+            |ws| Ok(ws.link(&existing, &new)?),
+        )
+    }
+
     fn readlink(&mut self, path: String) -> FsResult<String> {
         self.fs_read("readlink", &path, |ws| Ok(ws.readlink(&path)?))
     }
