@@ -258,8 +258,13 @@ fn add_metadata<'js>(obj: &Object<'js>) -> Result<()> {
     Ok(())
 }
 
-/// `symlink`, `readlink`, `realpath`, `chmod` and `setMtime`.
+/// `symlink`, `link`, `readlink`, `realpath`, `chmod` and `setMtime`.
 fn add_links_and_attributes<'js>(obj: &Object<'js>) -> Result<()> {
+    set_fn(
+        obj,
+        "link",
+        |ctx: Ctx<'js>, existing: String, new: String| check(&ctx, fs::link(&existing, &new)),
+    )?;
     set_fn(
         obj,
         "symlink",

@@ -1,4 +1,4 @@
-//! Issue 41's low-severity items: a hard link's error, `/tmp` for the JS
+//! Issue 41's low-severity items: node's `fs.link` (now a real hard link), `/tmp` for the JS
 //! backend, strings a guest cannot pass as argv, an un-waited `Popen`.
 
 use std::process::Output;
@@ -19,27 +19,45 @@ fn exec_ok(ws: &Ws, args: &[&str]) -> String {
     text(&out.stdout)
 }
 
-/// The workspace has no hard links: `link` fails as link(2) does on a
-/// filesystem without them, with node's error fields (EPERM is errno 1;
-/// node's message names both paths). The other failures, which real node
-/// shares, are in the node corpus (`142-fs-link-errors.js`).
+/// node's `fs.link`, in its three forms, makes a hard link as real node
+/// does (a write through one name shows through the other; removing one
+/// keeps the other), and a directory's link fails with node's EPERM fields.
+/// Real node on the same files is the oracle; the other failures are in
+/// the node corpus (`142-fs-link-errors.js`).
 #[test]
-fn node_link_fails_with_eperm_and_node_fields() {
-    let ws = Ws::new();
-    ws.put("/w/a", "1");
+fn node_link_makes_hard_links_as_node_does() {
     let script = r#"
 const fs = require('fs');
-const show = (e) => console.log(e.code, e.errno, e.syscall, e.path, e.dest, e.message);
-try { fs.linkSync('a', 'b'); } catch (e) { show(e); }
-fs.link('a', 'b', (e) => {
-  show(e);
-  fs.promises.link('a', 'b').catch(show).then(() => console.log(fs.existsSync('b')));
+const show = (e) => console.log(e.code, e.syscall, e.path, e.dest, e.message);
+fs.linkSync('a', 'b');
+fs.appendFileSync('b', '2');
+console.log(fs.readFileSync('a', 'utf8'));
+try { fs.linkSync('d', 'e'); } catch (e) { show(e); }
+fs.link('a', 'c', (e) => {
+  console.log(e);
+  fs.promises.link('a', 'f').then(() => {
+    fs.unlinkSync('a');
+    console.log(fs.readFileSync('c', 'utf8'), fs.readFileSync('f', 'utf8'), fs.existsSync('a'));
+  });
 });
 "#;
+    let host = tempfile::tempdir().unwrap();
+    std::fs::write(host.path().join("a"), "1").unwrap();
+    std::fs::create_dir(host.path().join("d")).unwrap();
+    std::fs::write(host.path().join("link.js"), script).unwrap();
+    let native = run_command(
+        std::process::Command::new("node")
+            .arg("link.js")
+            .current_dir(host.path()),
+        b"",
+    );
+    assert!(native.status.success(), "{}", text(&native.stderr));
+    let ws = Ws::new();
+    ws.put("/w/a", "1");
+    ws.put("/w/d/keep", "");
     ws.put("/w/link.js", script);
     let out = exec_ok(&ws, &["--cwd", "/w", "node link.js"]);
-    let line = "EPERM -1 link a b EPERM: operation not permitted, link 'a' -> 'b'\n";
-    assert_eq!(out, format!("{line}{line}{line}false\n"));
+    assert_eq!(out, text(&native.stdout));
 }
 
 /// A fresh workspace has no `/tmp`; a script writing there (or below

@@ -395,9 +395,9 @@ function symlinkSync(target, path) {
   }
 }
 
-// The workspace has no hard links (wit/fs.wit), so link fails as link(2) does on a
-// filesystem without them, with EPERM, after the path checks the kernel makes first
-// (the source must exist, the destination must not, its directory must).
+// A hard link (wit/fs.wit `link`), after the path checks in the order the kernel
+// makes them, so the first failure is the one node reports (the source must exist,
+// the destination must not, its directory must).
 function linkSync(existingPath, newPath) {
   const from = pathArg(existingPath, 'existingPath');
   const to = pathArg(newPath, 'newPath');
@@ -420,7 +420,12 @@ function linkSync(existingPath, newPath) {
   } catch (e) {
     throw nodeError(e, 'link', from, to);
   }
-  throw makeError(parent.kind === 'directory' ? 'EPERM' : 'ENOTDIR', 'link', from, to);
+  if (parent.kind !== 'directory') throw makeError('ENOTDIR', 'link', from, to);
+  try {
+    fsn.link(abs(from), abs(to));
+  } catch (e) {
+    throw nodeError(e, 'link', from, to);
+  }
 }
 
 function readlinkSync(path, options) {
