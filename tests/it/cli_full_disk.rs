@@ -70,5 +70,15 @@ fn a_run_that_fills_the_disk_ends_recorded_and_rm_still_works() {
         "",
     );
     assert_eq!(text(&out.stdout), "ok\n", "{}", describe(&["exec"], &out));
-    assert_eq!(ws.json(&["runs", "show", "after"])["status"], "completed");
+    // Its record is final. On a disk this full, whether the run's last
+    // writes fit depends on when SQLite last checkpointed its WAL (the file
+    // grows), which a loaded machine moves: a `failed` record must then say
+    // the disk is full, and nothing else may have failed.
+    let after = ws.json(&["runs", "show", "after"]);
+    let error = after["error"].as_str().unwrap_or_default().to_lowercase();
+    assert!(
+        after["status"] == "completed"
+            || (after["status"] == "failed" && (error.contains("full") || error.contains("space"))),
+        "{after}"
+    );
 }
