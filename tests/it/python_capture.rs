@@ -37,6 +37,20 @@ fn ours(ws: &Ws, args: &[&str]) -> (Option<i32>, String, String) {
 fn native(dir: &Path, args: &[&str], pythonpath: Option<&Path>) -> (Option<i32>, String) {
     let mut cmd = Command::new("/usr/bin/python3");
     cmd.args(args).current_dir(dir);
+    // The sandbox does not see the host's environment, so neither may the
+    // oracle: pytest stops truncating its short summary when `CI` is set, and
+    // widths and colours follow the others.
+    for var in [
+        "CI",
+        "BUILD_NUMBER",
+        "COLUMNS",
+        "PYTEST_ADDOPTS",
+        "PY_COLORS",
+        "NO_COLOR",
+        "FORCE_COLOR",
+    ] {
+        cmd.env_remove(var);
+    }
     if let Some(p) = pythonpath {
         cmd.env("PYTHONPATH", p);
     }
