@@ -6,6 +6,7 @@
 //! One area: `cargo test -p computer-tests -- cli_mcp::`.
 
 mod archive_escapes;
+mod background_jobs;
 mod cli_commands;
 mod cli_concurrency;
 mod cli_dirs;

@@ -12,6 +12,7 @@ wit_bindgen::generate!({
 });
 
 mod appends;
+mod background;
 mod bin_stubs;
 mod calendar;
 mod cat;

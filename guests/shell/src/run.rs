@@ -57,6 +57,7 @@ pub fn run(request: RunRequest) -> RunOutcome {
     let fs = Arc::new(WorkspaceFs::new());
     let mut bash = build_shell(&fs, env, &limits, &request.cwd);
 
+    crate::background::note_script(&request.source, &request.cwd);
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()

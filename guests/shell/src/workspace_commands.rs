@@ -6,7 +6,9 @@
 //!
 //! The host runs the command only while `next` is being called: this side
 //! passes its output on (waiting while a pipe is full), and feeds it input
-//! when it asks, chunk by chunk.
+//! when it asks, chunk by chunk. In a script that starts jobs (`cmd &`,
+//! `background.rs`) the command is polled instead, so it runs beside the
+//! foreground and the script's other jobs.
 
 use std::sync::Arc;
 
@@ -72,8 +74,21 @@ impl Command for WorkspaceCommand {
             }
         };
         let mut input = Input::default();
+        let polled = crate::background::runs_jobs(&request.cwd);
         loop {
-            match invocation.next() {
+            let event = if polled {
+                match invocation.poll_next(POLL_WAIT_MS) {
+                    Some(event) => event,
+                    None => {
+                        // Let the foreground and the other jobs go on.
+                        tokio::task::yield_now().await;
+                        continue;
+                    }
+                }
+            } else {
+                invocation.next()
+            };
+            match event {
                 Event::Stdout(bytes) => {
                     if ctx.stdout.write_all(&bytes).await.is_err() {
                         // The reader left: dropping the invocation stops the
@@ -99,6 +114,10 @@ impl Command for WorkspaceCommand {
         }
     }
 }
+
+/// Longest the shell waits in `poll-next` before it looks at its other
+/// jobs (a builtin's `sleep` in a job is late by at most this much).
+const POLL_WAIT_MS: u32 = 10;
 
 /// Most input a command is fed at once.
 const FEED_BYTES: usize = 64 << 10;

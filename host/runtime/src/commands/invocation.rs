@@ -94,7 +94,7 @@ impl Invocation {
                 caller.limiter.max_memory >> 20
             )));
         }
-        let link = Arc::new(Link::default());
+        let link = Arc::new(Link::new(caller.nesting.activity.clone()));
         let child = Child {
             name: request.name.clone(),
             resolved,
@@ -108,6 +108,8 @@ impl Invocation {
                 seed: caller.nesting.next_seed(),
                 started: 0,
                 pids: caller.nesting.pids.child(),
+                activity: Default::default(),
+                killed: Some(link.kill_switch()),
             },
             memory: left,
             deadline: caller.deadline,
@@ -128,6 +130,10 @@ impl Invocation {
 
     pub(crate) fn next(&self) -> Step {
         self.link.next()
+    }
+
+    pub(crate) fn poll_next(&self, wait: std::time::Duration) -> Option<Step> {
+        self.link.poll_next(wait)
     }
 
     pub(crate) fn feed(&self, data: &[u8]) {
@@ -229,6 +235,8 @@ impl Child {
                 seed: self.nesting.seed,
                 started: 0,
                 pids: self.nesting.pids.clone(),
+                activity: self.nesting.activity.clone(),
+                killed: self.nesting.killed.clone(),
             },
         };
         // The shell shows a `/tmp` it only makes on its first write there;

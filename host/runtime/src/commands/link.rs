@@ -7,8 +7,10 @@
 
 use std::collections::VecDeque;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use wasmtime_wasi::cli::{IsTerminal, StdinStream, StdoutStream};
@@ -43,30 +45,120 @@ struct State {
     abandoned: bool,
 }
 
+/// One caller's news from all the commands it started: a caller polling
+/// one command (`poll_next`) wakes when any of them has something for it,
+/// so a shell running a job beside the foreground serves whichever moved.
+#[derive(Default)]
+pub(crate) struct Activity {
+    generation: Mutex<u64>,
+    changed: Condvar,
+}
+
+impl Activity {
+    fn lock(&self) -> MutexGuard<'_, u64> {
+        self.generation.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn bump(&self) {
+        *self.lock() += 1;
+        self.changed.notify_all();
+    }
+
+    fn generation(&self) -> u64 {
+        *self.lock()
+    }
+
+    /// Waits until the generation is past `seen` or `deadline` passes;
+    /// whether it moved.
+    fn wait_past(&self, seen: u64, deadline: Instant) -> bool {
+        let mut g = self.lock();
+        while *g == seen {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            g = self
+                .changed
+                .wait_timeout(g, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        true
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct Link {
     state: Mutex<State>,
     turn: Condvar,
+    /// The caller's news (shared by every command it started).
+    activity: Arc<Activity>,
+    /// Set when the caller drops the command: a command waiting in `poll`
+    /// (a sleep, a socket) is stopped by it, as a killed process would be.
+    killed: Arc<AtomicBool>,
 }
 
 impl Link {
+    pub(crate) fn new(activity: Arc<Activity>) -> Self {
+        Link {
+            activity,
+            ..Link::default()
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// What the caller has to take, if anything.
+    fn ready(s: &mut State) -> Option<Step> {
+        if let Some((channel, bytes)) = s.output.pop_front() {
+            s.queued -= bytes.len();
+            return Some(Step::Output(channel, bytes));
+        }
+        if let Some(code) = s.exit {
+            return Some(Step::Exited(code));
+        }
+        if s.wants_stdin && s.stdin.is_empty() && !s.stdin_closed {
+            return Some(Step::StdinWanted);
+        }
+        None
+    }
+
+    /// The killed flag the command's store watches.
+    pub(crate) fn kill_switch(&self) -> Arc<AtomicBool> {
+        self.killed.clone()
+    }
+
+    /// The caller, with other work to do: the command's next event if it
+    /// has one within `wait`, or sooner `None` when another command of the
+    /// same caller moved. The command keeps its turn after `None`: it runs
+    /// on beside the caller until it hands over by itself.
+    pub(crate) fn poll_next(&self, wait: Duration) -> Option<Step> {
+        let deadline = Instant::now() + wait;
+        let seen = self.activity.generation();
+        {
+            let mut s = self.lock();
+            if let Some(step) = Self::ready(&mut s) {
+                return Some(step);
+            }
+            if !s.command_turn {
+                s.command_turn = true;
+                self.turn.notify_all();
+            }
+        }
+        if self.activity.wait_past(seen, deadline) {
+            return Self::ready(&mut self.lock());
+        }
+        None
     }
 
     /// The caller: runs the command until its next event.
     pub(crate) fn next(&self) -> Step {
         let mut s = self.lock();
         loop {
-            if let Some((channel, bytes)) = s.output.pop_front() {
-                s.queued -= bytes.len();
-                return Step::Output(channel, bytes);
-            }
-            if let Some(code) = s.exit {
-                return Step::Exited(code);
-            }
-            if s.wants_stdin && s.stdin.is_empty() && !s.stdin_closed {
-                return Step::StdinWanted;
+            if let Some(step) = Self::ready(&mut s) {
+                return step;
             }
             s.command_turn = true;
             self.turn.notify_all();
@@ -90,6 +182,7 @@ impl Link {
     pub(crate) fn abandon(&self) {
         let mut s = self.lock();
         s.abandoned = true;
+        self.killed.store(true, Ordering::SeqCst);
         while s.exit.is_none() {
             s.command_turn = true;
             self.turn.notify_all();
@@ -109,6 +202,7 @@ impl Link {
     fn hand_over<'a>(&'a self, mut s: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
         s.command_turn = false;
         self.turn.notify_all();
+        self.activity.bump();
         while !s.command_turn {
             s = self.turn.wait(s).unwrap_or_else(|e| e.into_inner());
         }
@@ -121,6 +215,7 @@ impl Link {
         s.exit = Some(code);
         s.command_turn = false;
         self.turn.notify_all();
+        self.activity.bump();
     }
 
     /// The host's own line on the command's stderr, handed over with the
@@ -151,11 +246,14 @@ impl Link {
         }
         if s.queued >= HANDOVER_BYTES {
             s = self.hand_over(s);
-            if s.abandoned {
-                return Err(StreamError::trap(
-                    "the command's reader is gone (broken pipe)",
-                ));
-            }
+        } else {
+            // A caller polling (`poll_next`) takes output as it comes.
+            self.activity.bump();
+        }
+        if s.abandoned {
+            return Err(StreamError::trap(
+                "the command's reader is gone (broken pipe)",
+            ));
         }
         Ok(())
     }
@@ -352,6 +450,63 @@ mod tests {
         link.feed(b"");
         assert_eq!(link.next(), Step::Exited(3));
         assert_eq!(link.next(), Step::Exited(3));
+        t.join().unwrap();
+    }
+
+    /// Polled, a command runs beside its caller: the caller sees `None`
+    /// while it has nothing, and the command goes on without it.
+    #[test]
+    fn a_polled_command_runs_beside_its_caller() {
+        let activity = Arc::new(Activity::default());
+        let link = Arc::new(Link::new(activity.clone()));
+        let other = Arc::new(Link::new(activity));
+        let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
+        let l = link.clone();
+        let t = std::thread::spawn(move || {
+            l.wait_turn();
+            // Blocks outside any hand-over point, as a sleep or a socket
+            // wait would: only a caller that gave it the turn and left
+            // lets the test below send `go`.
+            go_rx.recv().unwrap();
+            l.write(Channel::Stdout, b"late").unwrap();
+            l.exited(0);
+        });
+        assert_eq!(link.poll_next(Duration::from_millis(1)), None);
+        // The command holds its turn while the caller is away.
+        go_tx.send(()).unwrap();
+        let mut got = Vec::new();
+        loop {
+            match link.poll_next(Duration::from_secs(60)) {
+                Some(Step::Exited(code)) => {
+                    assert_eq!(code, 0);
+                    break;
+                }
+                Some(Step::Output(Channel::Stdout, bytes)) => got.extend(bytes),
+                Some(step) => panic!("unexpected {step:?}"),
+                None => {}
+            }
+        }
+        assert_eq!(got, b"late");
+        t.join().unwrap();
+
+        // News on another command of the same caller ends a poll early:
+        // `other` keeps writing until the long poll on an idle command of
+        // the same caller has returned.
+        let done = Arc::new(AtomicBool::new(false));
+        let (o, d) = (other.clone(), done.clone());
+        let t = std::thread::spawn(move || {
+            o.wait_turn();
+            while !d.load(Ordering::SeqCst) {
+                o.write(Channel::Stderr, b"x").unwrap();
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            o.exited(0);
+        });
+        assert_eq!(other.poll_next(Duration::from_millis(0)), None);
+        let idle = Link::new(other.activity.clone());
+        assert_eq!(idle.poll_next(Duration::from_secs(600)), None);
+        done.store(true, Ordering::SeqCst);
+        while other.poll_next(Duration::from_secs(60)) != Some(Step::Exited(0)) {}
         t.join().unwrap();
     }
 

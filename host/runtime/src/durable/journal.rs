@@ -61,6 +61,8 @@ pub(crate) struct Journal {
     pub diverged: Option<String>,
     /// Set when a commit of output failed; the run stops with it.
     pub failure: Option<String>,
+    /// The run's commands ran beside each other (marked once).
+    concurrent: bool,
 }
 
 pub(crate) type SharedJournal = Arc<Mutex<Journal>>;
@@ -68,6 +70,9 @@ pub(crate) type SharedJournal = Arc<Mutex<Journal>>;
 pub(crate) fn lock(j: &SharedJournal) -> MutexGuard<'_, Journal> {
     j.lock().unwrap_or_else(|p| p.into_inner())
 }
+
+/// The journal row that marks concurrent commands ([`Journal::mark_concurrent`]).
+const CONCURRENT: &str = "commands.concurrent";
 
 /// The digest of a call without arguments (a clock reading).
 pub(crate) const NO_ARGS: ArgsDigest = [0; 32];
@@ -114,6 +119,7 @@ impl Journal {
             last_flush: Instant::now(),
             diverged: None,
             failure: None,
+            concurrent: false,
         })
     }
 
@@ -326,6 +332,32 @@ impl Journal {
                     self.record_value(seq, EntryKind::Clock, "monotonic", v.to_le_bytes().to_vec());
                 }
                 Ok(v)
+            }
+        }
+    }
+
+    /// Marks where the run's commands began to run beside each other (a
+    /// shell's background job). From there on the order of the run's host
+    /// calls depends on thread timing, not on the script alone, so a replay
+    /// that reaches the mark stops with a reason rather than diverging at
+    /// some later call with a puzzling one.
+    pub fn mark_concurrent(&mut self) -> Result<(), HostError> {
+        if self.concurrent {
+            return Ok(());
+        }
+        self.concurrent = true;
+        match self.step(EntryKind::Fs, CONCURRENT, NO_ARGS)? {
+            Step::Fresh(seq) => {
+                self.record_value(seq, EntryKind::Fs, CONCURRENT, Vec::new());
+                Ok(())
+            }
+            Step::Replay(_) | Step::Repeat(_) | Step::Unsafe(_) => {
+                let msg = "this run cannot be resumed: its commands ran beside each other \
+                           (a background job, `cmd &`), so the order of their calls was not the \
+                           script's alone and a replay cannot repeat it"
+                    .to_owned();
+                self.diverged = Some(msg.clone());
+                Err(HostError::Diverged(msg))
             }
         }
     }

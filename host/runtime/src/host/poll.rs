@@ -30,6 +30,8 @@ pub(crate) struct Watched<'a> {
     table: &'a mut ResourceTable,
     deadline: Instant,
     cancel: &'a Arc<AtomicBool>,
+    /// A command's: its caller dropped it.
+    killed: Option<&'a Arc<AtomicBool>>,
     flooded: &'a Arc<AtomicBool>,
     stop: &'a mut Option<Stop>,
 }
@@ -45,6 +47,7 @@ pub(crate) fn watched(s: &mut RunState) -> Watched<'_> {
         table: &mut s.table,
         deadline: s.deadline,
         cancel: &s.cancel,
+        killed: s.nesting.killed.as_ref(),
         flooded: &s.flooded,
         stop: &mut s.stop,
     }
@@ -56,6 +59,8 @@ impl Watched<'_> {
     fn next_slice(&mut self) -> wasmtime::Result<Duration> {
         let (stop, why) = if self.cancel.load(Ordering::SeqCst) {
             (Stop::Cancelled, "run cancelled")
+        } else if self.killed.is_some_and(|k| k.load(Ordering::SeqCst)) {
+            (Stop::Cancelled, "the command's caller dropped it")
         } else if self.flooded.load(Ordering::SeqCst) {
             (Stop::Flooded, "output flood")
         } else {

@@ -225,13 +225,7 @@ fn command_store(
         stop: None,
         journal: None,
         group: None,
-        nesting: Nesting {
-            inner: rt.inner.clone(),
-            depth: 0,
-            seed: None,
-            started: 0,
-            pids: crate::host::process::Pids::run(),
-        },
+        nesting: Nesting::top(rt.inner.clone(), None),
     };
     watched_store(&rt.inner, state, None)
 }

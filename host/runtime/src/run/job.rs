@@ -316,13 +316,7 @@ impl Job {
             ),
             journal,
             group: group.cloned(),
-            nesting: Nesting {
-                inner: self.inner.clone(),
-                depth: 0,
-                seed: self.durable,
-                started: 0,
-                pids: crate::host::process::Pids::run(),
-            },
+            nesting: Nesting::top(self.inner.clone(), self.durable),
         };
         watched_store(&self.inner, state, Some(lost))
     }

@@ -46,9 +46,33 @@ pub(crate) struct Nesting {
     pub started: u32,
     /// This store's process id, its parent's, and the run's pid counter.
     pub pids: crate::host::process::Pids,
+    /// News from the commands this store started (`poll-next`).
+    pub activity: Arc<crate::commands::link::Activity>,
+    /// A command's: set when its caller dropped it.
+    pub killed: Option<Arc<AtomicBool>>,
 }
 
 impl Nesting {
+    /// A run's own store (not a command's).
+    pub(crate) fn top(inner: Arc<Inner>, seed: Option<[u8; 32]>) -> Self {
+        Nesting {
+            inner,
+            depth: 0,
+            seed,
+            started: 0,
+            pids: crate::host::process::Pids::run(),
+            activity: Default::default(),
+            killed: None,
+        }
+    }
+
+    /// Whether this store's command was dropped by its caller.
+    pub(crate) fn is_killed(&self) -> bool {
+        self.killed
+            .as_ref()
+            .is_some_and(|k| k.load(Ordering::SeqCst))
+    }
+
     /// The seed of the next command this store starts.
     pub(crate) fn next_seed(&mut self) -> Option<[u8; 32]> {
         self.started += 1;
@@ -171,7 +195,7 @@ pub(crate) fn watched_store(
                 "the run's changes were lost: {why}"
             )));
         }
-        if state.cancel.load(Ordering::SeqCst) {
+        if state.cancel.load(Ordering::SeqCst) || state.nesting.is_killed() {
             state.stop = Some(Stop::Cancelled);
             return Err(wasmtime::Error::msg("run cancelled"));
         }
