@@ -26,7 +26,10 @@ fn bash(script: &str) -> (String, Option<i32>) {
 /// The same script in a fresh workspace (cwd `/`), with a timeout that
 /// turns a job that never ends into exit code 124.
 fn ours(script: &str) -> (String, Option<i32>, String) {
-    let ws = Ws::new();
+    ours_in(&Ws::new(), script)
+}
+
+fn ours_in(ws: &Ws, script: &str) -> (String, Option<i32>, String) {
     let mut cmd = ws.command(&["exec", "--timeout", "60", script]);
     cmd.env("COMPUTER_CACHE_DIR", component_cache_dir());
     let out = run_command(&mut cmd, b"");
@@ -99,6 +102,29 @@ fn a_job_in_a_script_the_script_runs_by_name() {
         format!("{WAITS_FOR_GO} & echo started; touch go; wait").replace('\'', r"'\''")
     );
     same_as_bash(&script);
+}
+
+#[test]
+fn a_python_program_runs_beside_the_child_it_started() {
+    // The parent sleeps until its child made a file, waits for it with a
+    // timeout, then terminates it: CPython's output on the host is the
+    // oracle. Before children ran beside their parent, the parent's sleep
+    // loop never saw the file and the run timed out.
+    let script = std::fs::read_to_string(
+        computer_tests::workspace_root().join("tests/fixtures/background-jobs/popen_beside.py"),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.py"), &script).unwrap();
+    let want = run_command(
+        Command::new("python3").arg("p.py").current_dir(dir.path()),
+        b"",
+    );
+    let ws = Ws::new();
+    ws.ok_with(&["fs", "write", "/p.py"], script.as_bytes());
+    let (got, code, stderr) = ours_in(&ws, "python3 /p.py");
+    assert_eq!(got, text(&want.stdout), "stderr: {stderr}");
+    assert_eq!(code, want.status.code(), "stderr: {stderr}");
 }
 
 /// `computer exec SCRIPT` started in the background.

@@ -6,6 +6,12 @@ shell as `sh`/`bash`) through `computer:workspace/commands`. The command runs
 inside the same run (workspace, journal, limits), but only while this side
 calls `invocation.next`: every wait, read and communicate here drives it.
 
+A program that waits on something else while its children run (a sleep, a
+wait with a timeout: a test that starts a server and then talks to it) lets
+them run beside it (`let_children_run`, `invocation.poll-next`), as processes
+do. A durable run that did so cannot be resumed after a crash or an approval
+(the host says so), since its calls' order then depends on timing.
+
 Names that are not commands (the shell's built-ins such as `ls` or `grep`,
 scripts in the workspace) run through the shell. `shell=True` runs the
 shell. `os.system` and `os.popen` go through here too.
@@ -41,6 +47,9 @@ _SHELLS = {"sh", "bash"}
 # path is not a workspace file (`/usr/bin/env`, `/bin/sh`, `/usr/bin/git`).
 _SYSTEM_DIRS = {"/bin", "/usr/bin", "/usr/local/bin"}
 _CHUNK = 64 << 10
+
+# Longest single wait in `poll-next` (the host's own cap is 100 ms).
+_POLL_MS = 50
 
 _pids = iter(range(1000, 1 << 30))
 _found = {}
@@ -123,6 +132,10 @@ class _Invocation:
 
     def next(self):
         return self.handle.next()
+
+    def poll_next(self, wait_ms):
+        """The next event within `wait_ms`, or None; the command runs on."""
+        return self.handle.poll_next(wait_ms)
 
     def feed(self, data):
         if self.handle is None:
@@ -318,7 +331,9 @@ class Popen:
         """Runs the command to its next event; False once it has exited."""
         if self.returncode is not None:
             return False
-        event = self._inv.next()
+        return self._handle(self._inv.next(), reading)
+
+    def _handle(self, event, reading):
         kind = type(event).__name__
         if kind == "Event_Stdout":
             self._output("stdout", event.value)
@@ -331,6 +346,33 @@ class Popen:
             self._inv.stop()
             return False
         return True
+
+    def _pump(self):
+        """Lets the command run beside this program and passes on what it
+        wrote so far. Input it waits for from a pipe or this program's own
+        stdin waits for the next read, wait or communicate."""
+        if self.returncode is not None or self._inv is None or self._inv.handle is None:
+            return
+        while True:
+            event = self._inv.poll_next(0)
+            if event is None:
+                return
+            if type(event).__name__ == "Event_StdinWanted":
+                if self._targets["stdin"] == DEVNULL:
+                    self._inv.feed(b"")
+                    continue
+                return
+            if not self._handle(event, None):
+                return
+
+    def _poll_step(self, wait_s, reading=None):
+        """`_step` that gives up after `wait_s` seconds; False once exited."""
+        if self.returncode is not None:
+            return False
+        event = self._inv.poll_next(max(0, min(int(wait_s * 1000), _POLL_MS)))
+        if event is None:
+            return True
+        return self._handle(event, reading)
 
     def _output(self, which, data):
         target = self._targets[which]
@@ -370,9 +412,15 @@ class Popen:
             self._inv.feed(data)
 
     def _drive(self, timeout):
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while self._step():
-            if deadline is not None and time.monotonic() > deadline:
+        if timeout is None:
+            while self._step():
+                pass
+            return
+        # With a timeout the command runs beside this program, so a command
+        # that never ends (a server) times out as it does in CPython.
+        deadline = time.monotonic() + timeout
+        while self._poll_step(deadline - time.monotonic()):
+            if time.monotonic() > deadline:
                 raise subprocess.TimeoutExpired(self.args, timeout)
 
     # --- the Popen API ----------------------------------------------------------
@@ -464,6 +512,30 @@ def _stop_unwaited():
         popen.__del__()
 
 
+def let_children_run():
+    """Called before and after this program waits on something other than
+    its children (`time.sleep`; a socket): every started, unwaited command
+    runs beside it meanwhile, and what they wrote so far is passed on."""
+    for popen in list(_live):
+        popen._pump()
+
+
+def _has_running_children():
+    return any(p.returncode is None and p._inv is not None and p._inv.handle is not None
+               for p in list(_live))
+
+
+def _sleep_beside_children(secs, _sleep=time.sleep):
+    """`time.sleep` that lets started commands run while it sleeps."""
+    if not _has_running_children():
+        return _sleep(secs)
+    let_children_run()
+    try:
+        return _sleep(secs)
+    finally:
+        let_children_run()
+
+
 def system(command):
     """`os.system`: the shell with this process's streams; a wait status."""
     code = Popen(command, shell=True).wait()
@@ -485,4 +557,5 @@ def install():
 
     subprocess.Popen = Popen
     os.system = system
+    time.sleep = _sleep_beside_children
     shutil.which = functools.partial(which, _which=shutil.which)
