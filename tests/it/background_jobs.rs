@@ -127,6 +127,26 @@ fn a_python_program_runs_beside_the_child_it_started() {
     assert_eq!(code, want.status.code(), "stderr: {stderr}");
 }
 
+#[test]
+fn a_node_program_runs_beside_the_child_it_spawned() {
+    // node 20 on the host is the oracle.
+    let script = std::fs::read_to_string(
+        computer_tests::workspace_root().join("tests/fixtures/background-jobs/spawn_beside.js"),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("s.js"), &script).unwrap();
+    let want = run_command(
+        Command::new("node").arg("s.js").current_dir(dir.path()),
+        b"",
+    );
+    let ws = Ws::new();
+    ws.ok_with(&["fs", "write", "/s.js"], script.as_bytes());
+    let (got, code, stderr) = ours_in(&ws, "node /s.js");
+    assert_eq!(got, text(&want.stdout), "stderr: {stderr}");
+    assert_eq!(code, want.status.code(), "stderr: {stderr}");
+}
+
 /// `computer exec SCRIPT` started in the background.
 fn spawn_exec(ws: &Ws, script: &str) -> Child {
     let mut cmd = ws.command(&["exec", "--timeout", "120", script]);

@@ -2,8 +2,9 @@
 //! `node:child_process` (`js/child_process.js`).
 //!
 //! A command runs only inside `invocation.next`, so the async forms are driven by
-//! the JS event loop calling `next` one event at a time, and the sync forms run to
-//! the end here in one call.
+//! the JS event loop calling `next` one event at a time (or `poll-next`, when the
+//! program has other work and its children run beside it), and the sync forms run
+//! to the end here in one call.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -79,10 +80,10 @@ fn start_error<'js>(ctx: &Ctx<'js>, e: StartError) -> Result<Value<'js>> {
     Ok(obj.into_value())
 }
 
-pub fn create<'js>(ctx: &Ctx<'js>, _state: &Shared) -> Result<Object<'js>> {
+pub fn create<'js>(ctx: &Ctx<'js>, state: &Shared) -> Result<Object<'js>> {
     let child = Object::new(ctx.clone())?;
     let table: Invocations = Rc::default();
-    add_async(&child, &table)?;
+    add_async(&child, &table, state)?;
     add_sync(&child)?;
     set_fn(&child, "list", || {
         commands::list_commands()
@@ -93,8 +94,9 @@ pub fn create<'js>(ctx: &Ctx<'js>, _state: &Shared) -> Result<Object<'js>> {
     Ok(child)
 }
 
-/// `start`, `next`, `feed`, `drop`: one invocation driven step by step.
-fn add_async<'js>(child: &Object<'js>, table: &Invocations) -> Result<()> {
+/// `start`, `next`, `pollNext`, `feed`, `drop`: one invocation driven step by
+/// step; `othersPending`: whether the event loop has work besides children.
+fn add_async<'js>(child: &Object<'js>, table: &Invocations, state: &Shared) -> Result<()> {
     let t = table.clone();
     set_fn(
         child,
@@ -124,6 +126,26 @@ fn add_async<'js>(child: &Object<'js>, table: &Invocations) -> Result<()> {
         };
         event_object(&ctx, event)
     })?;
+    let t = table.clone();
+    set_fn(
+        child,
+        "pollNext",
+        move |ctx: Ctx<'js>, id: u32, wait_ms: u32| {
+            let event = {
+                let t = t.borrow();
+                let Some(inv) = t.live.get(&id) else {
+                    return Err(Exception::throw_internal(&ctx, "no such invocation"));
+                };
+                inv.poll_next(wait_ms)
+            };
+            match event {
+                Some(event) => event_object(&ctx, event),
+                None => Ok(Value::new_null(ctx)),
+            }
+        },
+    )?;
+    let s = state.clone();
+    set_fn(child, "othersPending", move || !s.timers.borrow().is_idle())?;
     let t = table.clone();
     set_fn(
         child,

@@ -464,6 +464,16 @@ class Popen:
 
     def send_signal(self, sig):
         if self.returncode is None:
+            # What the command wrote before the signal is still in the pipe.
+            while self._inv.handle is not None:
+                event = self._inv.poll_next(0)
+                kind = type(event).__name__
+                if kind == "Event_Stdout":
+                    self._output("stdout", event.value)
+                elif kind == "Event_Stderr":
+                    self._output("stderr", event.value)
+                else:
+                    break
             self._inv.stop()
             self.returncode = -int(sig)
 

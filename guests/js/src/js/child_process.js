@@ -259,27 +259,35 @@ function schedulePump() {
   native.queueIo(pump);
 }
 
-// One event from each runnable child per loop turn, so timers and other callbacks
-// interleave with children's output. A command may ask for input the program never
-// writes (the shell backend reads all of its stdin up front, even for `sh -c 'ls'`,
-// where node's child would simply not read): once no child can run, the oldest one
-// waiting gets the end of its input, so a pipeline of children still flows in order.
+// Longest wait for news from children when the program has nothing else ready.
+const POLL_WAIT_MS = 10;
+
+// One event per loop turn, so timers and other callbacks interleave with children's
+// output. A lone child of a program with nothing else to do runs only while waited on
+// (`next`), so a durable run's calls keep their order. With timers, other I/O or
+// several children, children are polled (`pollNext`) and run beside the program, as
+// processes do: a server child serves while the program (or another child) talks to
+// it. A command may ask for input the program never writes (the shell backend reads
+// all of its stdin up front, even for `sh -c 'ls'`, where node's child would simply
+// not read): once no child can run, the oldest one waiting gets the end of its input,
+// so a pipeline of children still flows in order.
 function pump() {
   pumping = false;
-  let progressed = false;
-  for (const child of [...running]) {
-    if (child._runnable()) {
-      child._step();
-      progressed = true;
-    }
-  }
-  if (!progressed) {
+  const runnable = [...running].filter((child) => child._runnable());
+  if (runnable.length === 0) {
     for (const child of running) {
       if (child._wantsInput) {
         child._endInput();
         break;
       }
     }
+  } else if (runnable.length > 1 || native.child.othersPending()) {
+    let got = false;
+    for (const child of runnable) got = child._poll(0) || got;
+    // Nothing yet: wait a little; news from any child ends the wait early.
+    if (!got) runnable[0]._poll(POLL_WAIT_MS);
+  } else {
+    runnable[0]._step();
   }
   schedulePump();
 }
@@ -344,7 +352,22 @@ class ChildProcess extends EventEmitter {
       this._feedInput();
       return;
     }
-    const event = native.child.next(this._id);
+    this._handle(native.child.next(this._id));
+  }
+
+  // `_step` that waits at most `waitMs` for the child's next event; whether it had one.
+  _poll(waitMs) {
+    if (this._wantsInput) {
+      this._feedInput();
+      return true;
+    }
+    const event = native.child.pollNext(this._id, waitMs);
+    if (event === null) return false;
+    this._handle(event);
+    return true;
+  }
+
+  _handle(event) {
     if (event.type === 'stdout') this._output(1, this.stdout, event.data);
     else if (event.type === 'stderr') this._output(2, this.stderr, event.data);
     else if (event.type === 'stdin') {
@@ -411,6 +434,12 @@ class ChildProcess extends EventEmitter {
     this.killed = true;
     const sig = signal === undefined ? 'SIGTERM' : typeof signal === 'number' ? 'SIGTERM' : String(signal);
     const id = this._id;
+    // What the child wrote before the signal is still in the pipe, as in node.
+    for (let event = native.child.pollNext(id, 0); event !== null; event = native.child.pollNext(id, 0)) {
+      if (event.type === 'stdout') this._output(1, this.stdout, event.data);
+      else if (event.type === 'stderr') this._output(2, this.stderr, event.data);
+      else break;
+    }
     this._id = 0;
     native.child.drop(id);
     running.delete(this);
