@@ -147,6 +147,48 @@ fn a_node_program_runs_beside_the_child_it_spawned() {
     assert_eq!(code, want.status.code(), "stderr: {stderr}");
 }
 
+/// Two jobs that each take 300 MiB, the second while the first holds its.
+const TWO_HOLDERS: &str = r#"rm -f /a /b
+python3 -c '
+import os, time
+x = bytearray(300 << 20)
+open("/a", "w").close()
+while not os.path.exists("/b"): time.sleep(0.01)
+print("one held 300 MiB")
+' &
+python3 -c '
+import os, time
+while not os.path.exists("/a"): time.sleep(0.01)
+try:
+    y = bytearray(300 << 20)
+    print("two got 300 MiB too")
+except MemoryError:
+    print("two: MemoryError")
+open("/b", "w").close()
+'
+wait"#;
+
+#[test]
+fn commands_alive_at_once_share_the_runs_memory() {
+    // Each command used to get what the run had left when it started, so
+    // two at once could hold twice the run's cap. No bash oracle: bash has
+    // no such cap; the run's own limit is what is checked.
+    let ws = Ws::new();
+    let run = |memory: &str| {
+        let mut cmd = ws.command(&["exec", "--timeout", "120", "--memory", memory, TWO_HOLDERS]);
+        cmd.env("COMPUTER_CACHE_DIR", component_cache_dir());
+        let out = run_command(&mut cmd, b"");
+        (text(&out.stdout), text(&out.stderr))
+    };
+    let (out, err) = run("512");
+    assert_eq!(out, "two: MemoryError\none held 300 MiB\n", "stderr: {err}");
+    let (out, err) = run("1024");
+    assert_eq!(
+        out, "two got 300 MiB too\none held 300 MiB\n",
+        "stderr: {err}"
+    );
+}
+
 /// `computer exec SCRIPT` started in the background.
 fn spawn_exec(ws: &Ws, script: &str) -> Child {
     let mut cmd = ws.command(&["exec", "--timeout", "120", script]);

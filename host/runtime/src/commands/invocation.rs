@@ -18,7 +18,7 @@ use crate::bindings::RunRequest;
 use crate::durable::journal::SharedJournal;
 use crate::host::stdio::StdioRoutes;
 use crate::host::wasi_fs::{TMP, WasiFs};
-use crate::run::limits::MemoryLimiter;
+use crate::run::limits::{MemoryLimiter, MemoryPool};
 use crate::run::oom_noise::OomNoise;
 use crate::run::output::Channel;
 use crate::run::result::{EXIT_CANCELLED, EXIT_TIMEOUT};
@@ -64,6 +64,8 @@ struct Child {
     group: Option<GroupCommit>,
     nesting: Nesting,
     memory: usize,
+    /// The run's memory, shared with the commands alive beside this one.
+    pool: Arc<MemoryPool>,
     deadline: Instant,
     cancel: Arc<AtomicBool>,
     flooded: Arc<AtomicBool>,
@@ -83,15 +85,13 @@ impl Invocation {
             .resolve(&inner, &caller.workspace, &request.name)
             .map_err(|e| StartError::Failed(e.to_string()))?
             .ok_or(StartError::NotFound)?;
-        let left = caller
-            .limiter
-            .max_memory
-            .saturating_sub(caller.limiter.used);
+        let pool = caller.limiter.pool();
+        let left = caller.limiter.room();
         if left < MIN_MEMORY {
             return Err(StartError::Failed(format!(
-                "no memory left for it: the run uses {} of its {} MiB",
-                caller.limiter.used >> 20,
-                caller.limiter.max_memory >> 20
+                "no memory left for it: the run and its commands use {} of its {} MiB",
+                pool.used() >> 20,
+                pool.max() >> 20
             )));
         }
         let link = Arc::new(Link::new(caller.nesting.activity.clone()));
@@ -112,6 +112,7 @@ impl Invocation {
                 killed: Some(link.kill_switch()),
             },
             memory: left,
+            pool,
             deadline: caller.deadline,
             cancel: caller.cancel.clone(),
             flooded: caller.flooded.clone(),
@@ -214,7 +215,8 @@ impl Child {
             table: ResourceTable::new(),
             workspace: self.workspace.clone(),
             modules: inner.modules.clone(),
-            limiter: MemoryLimiter::new(self.memory).reporting_to(memory_refused),
+            limiter: MemoryLimiter::in_pool(self.memory, self.pool.clone())
+                .reporting_to(memory_refused),
             cancel: self.cancel.clone(),
             flooded: self.flooded.clone(),
             deadline: self.deadline,
@@ -297,7 +299,8 @@ impl Child {
                 say(
                     &self.link,
                     &format!(
-                        "{name}: memory limit exceeded ({} MiB left to it by the run)\n",
+                        "{name}: memory limit exceeded ({} MiB left to it by the run, \
+                         shared with the commands running beside it)\n",
                         self.memory >> 20
                     ),
                 );

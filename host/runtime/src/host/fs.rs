@@ -80,11 +80,7 @@ impl fs::Host for RunState {
     ) -> FsResult<Vec<u8>> {
         // Never more than the guest could still take in: a read of a 1.5 GiB
         // file under a 256 MiB limit fails with EFBIG before the host holds it.
-        let room = self
-            .limiter
-            .max_memory
-            .saturating_sub(self.limiter.used)
-            .max(1) as u64;
+        let room = self.limiter.room().max(1) as u64;
         let bounded = Some(length.unwrap_or(u64::MAX).min(room + 1));
         let read = self.fs_read_bytes("read", &(&path, offset, length), |ws| {
             Ok(ws.read_range_pieces(&path, offset.unwrap_or(0), bounded)?)

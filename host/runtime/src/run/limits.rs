@@ -1,7 +1,7 @@
 //! Per-run limits and the memory limiter that enforces the memory cap.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Limits on one run. Every field has a default and can be changed per run.
@@ -103,23 +103,92 @@ pub(crate) struct MemoryLimiter {
     /// Also set on a refusal, for what watches the run from outside its
     /// store (the stderr filter of `oom_noise`).
     pub refused: Option<Arc<AtomicBool>>,
+    /// The run's memory, held by the run's store and every command's
+    /// together: commands alive at once (a pipeline's stages, a job beside
+    /// the foreground) share the run's cap instead of each taking what the
+    /// run had left.
+    pool: Arc<MemoryPool>,
+}
+
+/// What all the stores of one run hold, against the run's cap.
+#[derive(Debug)]
+pub(crate) struct MemoryPool {
+    max: usize,
+    used: AtomicUsize,
+}
+
+impl MemoryPool {
+    /// Bytes the run's stores hold together.
+    pub(crate) fn used(&self) -> usize {
+        self.used.load(Ordering::SeqCst)
+    }
+
+    /// The run's cap.
+    pub(crate) fn max(&self) -> usize {
+        self.max
+    }
+
+    /// Takes `bytes` if they fit under the cap.
+    fn take(&self, bytes: usize) -> bool {
+        self.used
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
+                used.checked_add(bytes).filter(|&total| total <= self.max)
+            })
+            .is_ok()
+    }
 }
 
 impl MemoryLimiter {
+    /// A run's limiter, with a pool of its own.
     pub(crate) fn new(max_memory: usize) -> Self {
+        let pool = Arc::new(MemoryPool {
+            max: max_memory,
+            used: AtomicUsize::new(0),
+        });
+        Self::in_pool(max_memory, pool)
+    }
+
+    /// A command's limiter: at most `max_memory` for itself, and what the
+    /// run's other stores leave in `pool`.
+    pub(crate) fn in_pool(max_memory: usize, pool: Arc<MemoryPool>) -> Self {
         MemoryLimiter {
             max_memory,
             max_tables: 1_000_000,
             hit: false,
             used: 0,
             refused: None,
+            pool,
         }
+    }
+
+    /// The run's pool, for the commands it starts.
+    pub(crate) fn pool(&self) -> Arc<MemoryPool> {
+        self.pool.clone()
     }
 
     /// Sets `flag` too when it refuses memory.
     pub(crate) fn reporting_to(mut self, flag: Arc<AtomicBool>) -> Self {
         self.refused = Some(flag);
         self
+    }
+
+    /// Memory this store could still be granted: its own cap and the run's.
+    pub(crate) fn room(&self) -> usize {
+        let own = self.max_memory.saturating_sub(self.used);
+        own.min(self.pool.max().saturating_sub(self.pool.used()))
+    }
+
+    /// At most `max_tables` table elements.
+    pub(crate) fn with_tables(mut self, max_tables: usize) -> Self {
+        self.max_tables = max_tables;
+        self
+    }
+}
+
+impl Drop for MemoryLimiter {
+    fn drop(&mut self) {
+        // The store and its memories go with it.
+        self.pool.used.fetch_sub(self.used, Ordering::SeqCst);
     }
 }
 
@@ -130,8 +199,9 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        let grown = self.used + desired.saturating_sub(current);
-        if desired > self.max_memory || grown > self.max_memory {
+        let more = desired.saturating_sub(current);
+        let grown = self.used + more;
+        if desired > self.max_memory || grown > self.max_memory || !self.pool.take(more) {
             self.hit = true;
             if let Some(flag) = &self.refused {
                 flag.store(true, Ordering::SeqCst);

@@ -117,10 +117,7 @@ pub(super) fn new_store(
             module: inner.name.clone(),
         },
         table: ResourceTable::new(),
-        limiter: MemoryLimiter {
-            max_tables: 100_000,
-            ..MemoryLimiter::new(limits.memory_bytes)
-        },
+        limiter: MemoryLimiter::new(limits.memory_bytes).with_tables(100_000),
         ctx,
         deadline,
         timed_out: false,
