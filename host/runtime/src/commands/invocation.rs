@@ -108,6 +108,7 @@ impl Invocation {
                 seed: caller.nesting.next_seed(),
                 started: 0,
                 pids: caller.nesting.pids.child(),
+                loopback: caller.nesting.loopback.clone(),
             },
             memory: left,
             deadline: caller.deadline,
@@ -229,6 +230,7 @@ impl Child {
                 seed: self.nesting.seed,
                 started: 0,
                 pids: self.nesting.pids.clone(),
+                loopback: self.nesting.loopback.clone(),
             },
         };
         // The shell shows a `/tmp` it only makes on its first write there;

@@ -231,6 +231,7 @@ fn command_store(
             seed: None,
             started: 0,
             pids: crate::host::process::Pids::run(),
+            loopback: Default::default(),
         },
     };
     watched_store(&rt.inner, state, None)

@@ -322,6 +322,7 @@ impl Job {
                 seed: self.durable,
                 started: 0,
                 pids: crate::host::process::Pids::run(),
+                loopback: Default::default(),
             },
         };
         watched_store(&self.inner, state, Some(lost))

@@ -1,0 +1,196 @@
+//! One direction of a loopback connection: a bounded byte buffer between
+//! the writer's `output-stream` and the reader's `input-stream`. The bound
+//! is the backpressure: a writer whose peer does not read waits in
+//! `check-write`/poll as it would on a full kernel socket buffer, and the
+//! run's memory never holds more than `CAPACITY` per direction.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use bytes::Bytes;
+use tokio::sync::Notify;
+use wasmtime_wasi_io::poll::Pollable;
+use wasmtime_wasi_io::streams::{InputStream, OutputStream, StreamError, StreamResult};
+
+/// Bytes a direction holds before its writer must wait (Linux's default
+/// socket buffers are of this order).
+pub(crate) const CAPACITY: usize = 256 << 10;
+
+#[derive(Default)]
+struct State {
+    buf: VecDeque<u8>,
+    /// The writer shut down or went away: the reader sees end of stream
+    /// once the buffer is drained.
+    write_closed: bool,
+    /// The reader shut down or went away: a write is a broken pipe.
+    read_closed: bool,
+}
+
+/// One direction's buffer, shared by its two ends.
+#[derive(Default)]
+pub(crate) struct Pipe {
+    state: Mutex<State>,
+    /// Woken on every change, for both ends' pollables.
+    changed: Notify,
+}
+
+impl Pipe {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn close_write(&self) {
+        self.lock().write_closed = true;
+        self.changed.notify_waiters();
+    }
+
+    pub(crate) fn close_read(&self) {
+        let mut s = self.lock();
+        s.read_closed = true;
+        // Nobody will read what is left: free it.
+        s.buf = VecDeque::new();
+        drop(s);
+        self.changed.notify_waiters();
+    }
+
+    /// Waits until `ready` holds for the state.
+    async fn until(&self, ready: impl Fn(&State) -> bool) {
+        loop {
+            // Registered before the check, so a change between the check
+            // and the wait is not missed (`notify_waiters` wakes every
+            // `Notified` created before it).
+            let changed = self.changed.notified();
+            if ready(&self.lock()) {
+                return;
+            }
+            changed.await;
+        }
+    }
+}
+
+/// The reading end: a connection's `input-stream`.
+pub(crate) struct Reader(pub Arc<Pipe>);
+
+/// The writing end: a connection's `output-stream`.
+pub(crate) struct Writer(pub Arc<Pipe>);
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        self.0.close_read();
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        self.0.close_write();
+    }
+}
+
+impl InputStream for Reader {
+    fn read(&mut self, size: usize) -> StreamResult<Bytes> {
+        let mut s = self.0.lock();
+        if s.buf.is_empty() {
+            return if s.write_closed || s.read_closed {
+                Err(StreamError::Closed)
+            } else {
+                Ok(Bytes::new())
+            };
+        }
+        let n = size.min(s.buf.len());
+        let bytes: Vec<u8> = s.buf.drain(..n).collect();
+        drop(s);
+        self.0.changed.notify_waiters();
+        Ok(bytes.into())
+    }
+}
+
+#[async_trait::async_trait]
+impl Pollable for Reader {
+    async fn ready(&mut self) {
+        self.0
+            .until(|s| !s.buf.is_empty() || s.write_closed || s.read_closed)
+            .await
+    }
+}
+
+fn broken_pipe() -> StreamError {
+    StreamError::LastOperationFailed(wasmtime::Error::msg(
+        "connection reset: the peer closed its end (broken pipe)",
+    ))
+}
+
+impl OutputStream for Writer {
+    fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
+        let mut s = self.0.lock();
+        if s.read_closed {
+            return Err(broken_pipe());
+        }
+        if s.write_closed {
+            return Err(StreamError::Closed);
+        }
+        if bytes.len() > CAPACITY - s.buf.len() {
+            return Err(StreamError::trap("write exceeds what check-write allowed"));
+        }
+        s.buf.extend(&bytes[..]);
+        drop(s);
+        self.0.changed.notify_waiters();
+        Ok(())
+    }
+
+    fn flush(&mut self) -> StreamResult<()> {
+        // Bytes are with the peer as soon as they are written.
+        Ok(())
+    }
+
+    fn check_write(&mut self) -> StreamResult<usize> {
+        let s = self.0.lock();
+        if s.read_closed {
+            return Err(broken_pipe());
+        }
+        if s.write_closed {
+            return Err(StreamError::Closed);
+        }
+        Ok(CAPACITY - s.buf.len())
+    }
+}
+
+#[async_trait::async_trait]
+impl Pollable for Writer {
+    async fn ready(&mut self) {
+        self.0
+            .until(|s| s.buf.len() < CAPACITY || s.read_closed || s.write_closed)
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_flow_in_order_and_end_after_close() {
+        let pipe = Arc::new(Pipe::default());
+        let (mut r, mut w) = (Reader(pipe.clone()), Writer(pipe));
+        w.write(Bytes::from_static(b"hello ")).unwrap();
+        w.write(Bytes::from_static(b"world")).unwrap();
+        assert_eq!(&r.read(3).unwrap()[..], b"hel");
+        assert_eq!(&r.read(100).unwrap()[..], b"lo world");
+        assert!(r.read(10).unwrap().is_empty(), "nothing yet, not closed");
+        drop(w);
+        assert!(matches!(r.read(10), Err(StreamError::Closed)));
+    }
+
+    #[test]
+    fn a_full_buffer_stops_the_writer_and_a_gone_reader_breaks_it() {
+        let pipe = Arc::new(Pipe::default());
+        let (r, mut w) = (Reader(pipe.clone()), Writer(pipe));
+        w.write(vec![0u8; CAPACITY].into()).unwrap();
+        assert_eq!(w.check_write().unwrap(), 0);
+        assert!(w.write(Bytes::from_static(b"x")).is_err());
+        drop(r);
+        assert!(matches!(
+            w.check_write(),
+            Err(StreamError::LastOperationFailed(_))
+        ));
+    }
+}
