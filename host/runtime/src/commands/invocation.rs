@@ -203,6 +203,7 @@ impl Child {
                 self.workspace.clone(),
                 self.deadline,
                 self.journal.clone(),
+                self.nesting.loopback.clone(),
             ),
             wasi,
             stdio,

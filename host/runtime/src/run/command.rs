@@ -204,8 +204,9 @@ fn command_store(
         .stderr(stdio.out(2));
     let limits = &options.limits;
     let deadline = Instant::now() + limits.timeout;
+    let loopback = crate::host::sockets::Loopback::default();
     let state = RunState {
-        http: crate::net::RunHttp::new(workspace.clone(), deadline, None),
+        http: crate::net::RunHttp::new(workspace.clone(), deadline, None, loopback.clone()),
         wasi: finish_wasi(wasi, None, None),
         stdio,
         table: ResourceTable::new(),

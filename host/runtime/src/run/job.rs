@@ -294,8 +294,15 @@ impl Job {
             Program::Runner { mounts, .. } | Program::Command { mounts, .. } => mounts,
         };
         let deadline = Instant::now() + self.limits.timeout;
+        // One network per attempt: a replay starts from an empty one.
+        let loopback = crate::host::sockets::Loopback::default();
         let state = RunState {
-            http: crate::net::RunHttp::new(self.workspace.clone(), deadline, journal.clone()),
+            http: crate::net::RunHttp::new(
+                self.workspace.clone(),
+                deadline,
+                journal.clone(),
+                loopback.clone(),
+            ),
             wasi,
             stdio,
             table: ResourceTable::new(),
@@ -322,7 +329,7 @@ impl Job {
                 seed: self.durable,
                 started: 0,
                 pids: crate::host::process::Pids::run(),
-                loopback: Default::default(),
+                loopback,
             },
         };
         watched_store(&self.inner, state, Some(lost))

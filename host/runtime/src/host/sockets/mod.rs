@@ -26,7 +26,9 @@ mod tcp;
 
 use wasmtime::component::{HasData, ResourceTable};
 
-pub(crate) use namespace::Loopback;
+pub(crate) use namespace::{Dialed, Loopback};
+#[cfg(test)]
+pub(crate) use pipe::LoopbackIo;
 
 use crate::run::state::RunState;
 

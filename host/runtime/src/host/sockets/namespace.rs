@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::Notify;
 use wasmtime_wasi::p2::bindings::sockets::network::ErrorCode;
 
-use super::pipe::Pipe;
+use super::pipe::{LoopbackIo, Pipe};
 
 /// Ports handed out for port 0 (Linux's default ephemeral range).
 const EPHEMERAL: std::ops::RangeInclusive<u16> = 32768..=60999;
@@ -219,6 +219,80 @@ impl Loopback {
             incoming: down,
             outgoing: up,
         })
+    }
+}
+
+impl Loopback {
+    /// The host's own client side of a connection to `remote` (a
+    /// `wasi:http` request to a server of the run): an ephemeral port of
+    /// its own, freed when the connection ends.
+    pub(crate) fn dial(&self, remote: SocketAddr) -> Result<Dialed, ErrorCode> {
+        let ip = match remote.ip() {
+            IpAddr::V4(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+            IpAddr::V6(_) => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        };
+        let local = self.bind(SocketAddr::new(ip, 0))?;
+        match self.connect(local, remote) {
+            Ok(end) => Ok(Dialed {
+                io: LoopbackIo {
+                    incoming: end.incoming,
+                    outgoing: end.outgoing,
+                },
+                local,
+                net: self.clone(),
+            }),
+            Err(e) => {
+                self.release(local);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// A connection the host made into the run's network.
+pub(crate) struct Dialed {
+    pub io: LoopbackIo,
+    local: SocketAddr,
+    net: Loopback,
+}
+
+impl Drop for Dialed {
+    fn drop(&mut self) {
+        self.net.release(self.local);
+    }
+}
+
+impl tokio::io::AsyncRead for Dialed {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for Dialed {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.io).poll_write(cx, buf)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_shutdown(cx)
     }
 }
 

@@ -5,7 +5,9 @@
 //! run's memory never holds more than `CAPACITY` per direction.
 
 use std::collections::VecDeque;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
 use tokio::sync::Notify;
@@ -16,6 +18,16 @@ use wasmtime_wasi_io::streams::{InputStream, OutputStream, StreamError, StreamRe
 /// socket buffers are of this order).
 pub(crate) const CAPACITY: usize = 256 << 10;
 
+impl State {
+    /// Registers a host-side waiter once (a task polled again without a
+    /// change must not grow the list).
+    fn wait(&mut self, waker: &Waker) {
+        if !self.wakers.iter().any(|w| w.will_wake(waker)) {
+            self.wakers.push(waker.clone());
+        }
+    }
+}
+
 #[derive(Default)]
 struct State {
     buf: VecDeque<u8>,
@@ -24,6 +36,8 @@ struct State {
     write_closed: bool,
     /// The reader shut down or went away: a write is a broken pipe.
     read_closed: bool,
+    /// Host-side ends (`LoopbackIo`) waiting for a change.
+    wakers: Vec<Waker>,
 }
 
 /// One direction's buffer, shared by its two ends.
@@ -39,9 +53,18 @@ impl Pipe {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(crate) fn close_write(&self) {
-        self.lock().write_closed = true;
+    /// Wakes both ends' waiters after a change (the lock released first).
+    fn changed(&self, mut s: MutexGuard<'_, State>) {
+        let wakers = std::mem::take(&mut s.wakers);
+        drop(s);
+        wakers.into_iter().for_each(Waker::wake);
         self.changed.notify_waiters();
+    }
+
+    pub(crate) fn close_write(&self) {
+        let mut s = self.lock();
+        s.write_closed = true;
+        self.changed(s);
     }
 
     pub(crate) fn close_read(&self) {
@@ -49,8 +72,7 @@ impl Pipe {
         s.read_closed = true;
         // Nobody will read what is left: free it.
         s.buf = VecDeque::new();
-        drop(s);
-        self.changed.notify_waiters();
+        self.changed(s);
     }
 
     /// Waits until `ready` holds for the state.
@@ -98,8 +120,7 @@ impl InputStream for Reader {
         }
         let n = size.min(s.buf.len());
         let bytes: Vec<u8> = s.buf.drain(..n).collect();
-        drop(s);
-        self.0.changed.notify_waiters();
+        self.0.changed(s);
         Ok(bytes.into())
     }
 }
@@ -132,8 +153,7 @@ impl OutputStream for Writer {
             return Err(StreamError::trap("write exceeds what check-write allowed"));
         }
         s.buf.extend(&bytes[..]);
-        drop(s);
-        self.0.changed.notify_waiters();
+        self.0.changed(s);
         Ok(())
     }
 
@@ -160,6 +180,78 @@ impl Pollable for Writer {
         self.0
             .until(|s| s.buf.len() < CAPACITY || s.read_closed || s.write_closed)
             .await
+    }
+}
+
+/// A connection's two directions as tokio I/O, for the host's own side of
+/// a loopback connection (`wasi:http` requests to a server of the run).
+pub(crate) struct LoopbackIo {
+    pub incoming: Arc<Pipe>,
+    pub outgoing: Arc<Pipe>,
+}
+
+impl Drop for LoopbackIo {
+    fn drop(&mut self) {
+        self.incoming.close_read();
+        self.outgoing.close_write();
+    }
+}
+
+impl tokio::io::AsyncRead for LoopbackIo {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        out: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let pipe = &self.incoming;
+        let mut s = pipe.lock();
+        if s.buf.is_empty() {
+            if s.write_closed || s.read_closed {
+                return Poll::Ready(Ok(())); // end of stream
+            }
+            s.wait(cx.waker());
+            return Poll::Pending;
+        }
+        let n = out.remaining().min(s.buf.len());
+        let (a, b) = s.buf.as_slices();
+        let from_a = n.min(a.len());
+        out.put_slice(&a[..from_a]);
+        out.put_slice(&b[..n - from_a]);
+        s.buf.drain(..n);
+        pipe.changed(s);
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl tokio::io::AsyncWrite for LoopbackIo {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let pipe = &self.outgoing;
+        let mut s = pipe.lock();
+        if s.read_closed || s.write_closed {
+            return Poll::Ready(Err(std::io::ErrorKind::BrokenPipe.into()));
+        }
+        let room = CAPACITY - s.buf.len();
+        if room == 0 {
+            s.wait(cx.waker());
+            return Poll::Pending;
+        }
+        let n = room.min(buf.len());
+        s.buf.extend(&buf[..n]);
+        pipe.changed(s);
+        Poll::Ready(Ok(n))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        self.outgoing.close_write();
+        Poll::Ready(Ok(()))
     }
 }
 
