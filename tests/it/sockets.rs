@@ -3,8 +3,9 @@
 //! - a Rust program's `std::net` (wasi-libc's sockets on wasm32-wasip2,
 //!   `tests/fixtures/sock-echo`): a listener and a client in one process,
 //!   a refused connect, an address in use;
-//! - Python's `socket`, `selectors`, `http.server` and `urllib` (ours, over
-//!   `wasi:sockets`), against host CPython on the same script.
+//! - Python's `socket`, `selectors`, `http.server`, `http.client` and
+//!   asyncio's streams (ours, over `wasi:sockets`), against host CPython
+//!   on the same script.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -141,6 +142,15 @@ fn python_http_server_and_http_client_in_one_process_match_cpython() {
         ours.contains("GET 200 text/plain b'hello from the server\\n'"),
         "{ours}"
     );
+}
+
+#[test]
+fn python_asyncio_streams_over_the_loopback_match_cpython() {
+    let ws = Ws::new();
+    let cache = component_cache_dir();
+    let (ours, cpython) = python_both(&ws, &cache, "asyncio_echo");
+    assert_eq!(ours, cpython);
+    assert!(ours.contains("CLIENT 2 LINE 2\n"), "{ours}");
 }
 
 #[test]
