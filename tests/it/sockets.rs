@@ -145,6 +145,15 @@ fn python_http_server_and_http_client_in_one_process_match_cpython() {
 }
 
 #[test]
+fn python_socket_api_surface_matches_cpython() {
+    let ws = Ws::new();
+    let cache = component_cache_dir();
+    let (ours, cpython) = python_both(&ws, &cache, "api");
+    assert_eq!(ours, cpython);
+    assert!(ours.contains("peek: b'peek' then: b'peek me'"), "{ours}");
+}
+
+#[test]
 fn python_asyncio_streams_over_the_loopback_match_cpython() {
     let ws = Ws::new();
     let cache = component_cache_dir();
