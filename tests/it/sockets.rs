@@ -216,6 +216,22 @@ fn python_tcp_outside_the_run_is_a_permission_error_naming_the_rule() {
     );
 }
 
+#[test]
+fn processes_of_one_run_share_its_loopback_match_cpython() {
+    let ws = Ws::new();
+    let cache = component_cache_dir();
+    let (ours, cpython) = python_both(&ws, &cache, "two_processes");
+    assert_eq!(ours, cpython);
+    assert!(
+        ours.contains("child bind: OSError Address already in use"),
+        "{ours}"
+    );
+    assert!(
+        ours.contains("parent read: b'written by the child\\n'"),
+        "{ours}"
+    );
+}
+
 /// Two processes of one run: `python3 -m http.server` in the background
 /// and curl in the foreground. Needs commands that run at once.
 #[test]
