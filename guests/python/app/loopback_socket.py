@@ -93,6 +93,7 @@ def _os_error(code, where=None):
         "NOT_SUPPORTED": (OSError, errno.EOPNOTSUPP, "Operation not supported"),
         "REMOTE_UNREACHABLE": (OSError, errno.ENETUNREACH, "Network is unreachable"),
         "TIMEOUT": (TimeoutError, errno.ETIMEDOUT, "Connection timed out"),
+        "NEW_SOCKET_LIMIT": (OSError, errno.EMFILE, "Too many open files"),
         "NAME_UNRESOLVABLE": (_socket.gaierror, _socket.EAI_NONAME, "Name or service not known"),
     }
     cls, num, text = table.get(name, (OSError, errno.EIO, f"socket error: {name.lower()}"))

@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::Notify;
@@ -75,9 +76,17 @@ struct Table {
     next_ephemeral: u16,
 }
 
+/// Connections a run may hold open at once: with `pipe::CAPACITY` per
+/// direction, at most 128 MiB of buffers, whatever the guests do.
+pub(crate) const MAX_CONNECTIONS: usize = 256;
+
 /// A run's loopback network (cheap to clone: one namespace).
 #[derive(Clone, Default)]
-pub(crate) struct Loopback(Arc<Mutex<Table>>);
+pub(crate) struct Loopback {
+    table: Arc<Mutex<Table>>,
+    /// Pipes alive (two per connection), each counted until dropped.
+    pipes: Arc<AtomicUsize>,
+}
 
 /// Whether `ip` is this machine's in the run's network: the loopback
 /// ranges, IPv4-mapped loopback, or the unspecified address (a wildcard
@@ -116,7 +125,7 @@ fn clashes(a: IpAddr, b: IpAddr) -> bool {
 
 impl Loopback {
     fn lock(&self) -> MutexGuard<'_, Table> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Binds `addr` (port 0: an ephemeral port); the address bound.
@@ -204,7 +213,13 @@ impl Loopback {
             // loopback answers at once rather than hang.
             return Err(ErrorCode::ConnectionRefused);
         }
-        let (up, down) = (Arc::new(Pipe::default()), Arc::new(Pipe::default()));
+        if self.pipes.load(Ordering::SeqCst) + 2 > 2 * MAX_CONNECTIONS {
+            return Err(ErrorCode::NewSocketLimit);
+        }
+        let (up, down) = (
+            Arc::new(Pipe::counted(&self.pipes)),
+            Arc::new(Pipe::counted(&self.pipes)),
+        );
         q.pending.push_back(End {
             local: to,
             remote: local,
@@ -350,5 +365,26 @@ mod tests {
             net.connect(client, addr("127.0.0.1:8000")).err(),
             Some(ErrorCode::ConnectionRefused)
         );
+    }
+
+    #[test]
+    fn open_connections_are_capped_and_freed() {
+        let net = Loopback::default();
+        let server = net.bind(addr("127.0.0.1:8000")).unwrap();
+        let listener = net.listen(server);
+        listener.set_backlog(MAX_BACKLOG);
+        let client = net.bind(addr("127.0.0.1:0")).unwrap();
+        let mut open = Vec::new();
+        for _ in 0..MAX_CONNECTIONS {
+            open.push(net.connect(client, server).unwrap());
+        }
+        assert_eq!(
+            net.connect(client, server).err(),
+            Some(ErrorCode::NewSocketLimit)
+        );
+        // Both ends of the first connection gone: room for another.
+        open.remove(0);
+        drop(listener.accept());
+        assert!(net.connect(client, server).is_ok());
     }
 }

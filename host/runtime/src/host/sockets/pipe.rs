@@ -6,6 +6,7 @@
 
 use std::collections::VecDeque;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
@@ -46,9 +47,29 @@ pub(crate) struct Pipe {
     state: Mutex<State>,
     /// Woken on every change, for both ends' pollables.
     changed: Notify,
+    /// The namespace's count of pipes alive, given back on drop.
+    count: Option<Arc<AtomicUsize>>,
+}
+
+impl Drop for Pipe {
+    fn drop(&mut self) {
+        if let Some(count) = &self.count {
+            count.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
 }
 
 impl Pipe {
+    /// A pipe counted in `count` while it lives.
+    pub(crate) fn counted(count: &Arc<AtomicUsize>) -> Self {
+        count.fetch_add(1, Ordering::SeqCst);
+        Pipe {
+            state: Mutex::default(),
+            changed: Notify::new(),
+            count: Some(count.clone()),
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
