@@ -90,15 +90,18 @@ impl WasiHttpHooks for CommandHttp {
         let record = RequestRecord::of(self.workspace.clone(), &request);
         let target = Target::of(request.uri());
         let full_url = request.uri().to_string();
-        if let Some(j) = &self.journal
+        // A server of the run's own needs no allow-list entry, and is not
+        // journaled: a replay runs that server again too, so it must see
+        // the request again (even a POST), as with the socket calls.
+        let https = request.uri().scheme() == Some(&http::uri::Scheme::HTTPS);
+        let own = super::loopback::dial(&self.loopback, &target, https);
+        if own.is_none()
+            && let Some(j) = &self.journal
             && let Err(why) = super::journal::step(j, &record.method, &record.url, &full_url)
         {
             record.write(None, 0, "error", Some(&why));
             return Box::new(async move { Err(HttpError::InternalError(Some(why))) });
         }
-        // A server of the run's own needs no allow-list entry.
-        let https = request.uri().scheme() == Some(&http::uri::Scheme::HTTPS);
-        let own = super::loopback::dial(&self.loopback, &target, https);
         let list = match own {
             Some(_) => AllowList::default(),
             None => match self.allowed(&target) {
