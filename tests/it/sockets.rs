@@ -246,7 +246,7 @@ fn http_server_in_the_background_answers_curl() {
         &cache,
         &[
             "exec",
-            "cd /srv && python3 -m http.server 8000 & sleep 1; \
+            "cd /srv && python3 -m http.server 8000 >/dev/null 2>&1 & sleep 1; \
              curl -s http://127.0.0.1:8000/file; kill %1",
         ],
     );
