@@ -246,8 +246,11 @@ fn http_server_in_the_background_answers_curl() {
         &cache,
         &[
             "exec",
-            "cd /srv && python3 -m http.server 8000 >/dev/null 2>&1 & sleep 1; \
-             curl -s http://127.0.0.1:8000/file; kill %1",
+            // Until the server listens, curl is refused (exit 7): retry
+            // rather than guess how long its start takes.
+            "cd /srv && python3 -m http.server 8000 >/dev/null 2>&1 & \
+             for i in $(seq 1 60); do curl -s http://127.0.0.1:8000/file && break; sleep 1; done; \
+             kill %1",
         ],
     );
     assert_eq!(out, "served\n");
