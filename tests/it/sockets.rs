@@ -239,6 +239,7 @@ fn processes_of_one_run_share_its_loopback_match_cpython() {
 fn http_server_in_the_background_answers_curl() {
     let ws = Ws::new();
     let cache = component_cache_dir();
+    ok_in(&ws, &cache, &["fs", "mkdir", "-p", "/srv"]);
     let mut write = ws.command(&["fs", "write", "/srv/file"]);
     assert!(run_command(&mut write, b"served\n").status.success());
     let out = ok_in(
