@@ -4,14 +4,14 @@
 #   - two real third-party programs, `cargo install`ed for wasm32-wasip2 at a
 #     pinned version: ripgrep (bin/rg.wasm) and hexyl (bin/hexyl.wasm), the
 #     latter at the version Debian 12 ships, so its output is the oracle's;
-#   - our fixtures tests/fixtures/wasi-bench and tests/fixtures/sqlite-bench,
-#     each built for wasm32-wasip2 and natively (the native build is the
+#   - our fixtures tests/fixtures/wasi-bench, tests/fixtures/sqlite-bench and
+#     tests/fixtures/sock-echo (loopback sockets through std::net), each built for wasm32-wasip2 and natively (the native build is the
 #     benchmarks' reference).
 #
 # Everything lands in $COMPUTER_WASI_PROGRAMS_DIR (default target/wasi-programs):
 #   bin/rg.wasm, bin/hexyl.wasm, bin/wasip1_probe.wasm (+ native bin/wasip1_probe)
-#   target/wasm32-wasip2/release/{wasi_bench,sqlite_bench}.wasm
-#   target/release/{wasi_bench,sqlite_bench}
+#   target/wasm32-wasip2/release/{wasi_bench,sqlite_bench,sock_echo}.wasm
+#   target/release/{wasi_bench,sqlite_bench,sock_echo}
 # The tests and benchmarks look there, or at COMPUTER_RG_WASM, COMPUTER_HEXYL_WASM,
 # COMPUTER_WASI_BENCH_WASM, COMPUTER_WASI_BENCH_NATIVE, COMPUTER_SQLITE_BENCH_WASM,
 # COMPUTER_SQLITE_BENCH_NATIVE.
@@ -73,7 +73,7 @@ export CC_wasm32_wasip2=clang-19
 export AR_wasm32_wasip2=llvm-ar-19
 export CFLAGS_wasm32_wasip2="--sysroot=$SYSROOT"
 
-for fixture in wasi-bench sqlite-bench; do
+for fixture in wasi-bench sqlite-bench sock-echo; do
   manifest="$ROOT/tests/fixtures/$fixture/Cargo.toml"
   log "building $fixture (wasm32-wasip2 and native)"
   cargo build --release --locked --target wasm32-wasip2 --manifest-path "$manifest" --target-dir "$FIXTURES_TARGET"
@@ -93,6 +93,7 @@ fi
 
 for f in "$OUT"/bin/rg.wasm "$OUT"/bin/hexyl.wasm "$OUT"/bin/wasip1_probe.wasm \
   "$FIXTURES_TARGET"/wasm32-wasip2/release/wasi_bench.wasm "$FIXTURES_TARGET"/release/wasi_bench \
-  "$FIXTURES_TARGET"/wasm32-wasip2/release/sqlite_bench.wasm "$FIXTURES_TARGET"/release/sqlite_bench; do
+  "$FIXTURES_TARGET"/wasm32-wasip2/release/sqlite_bench.wasm "$FIXTURES_TARGET"/release/sqlite_bench \
+  "$FIXTURES_TARGET"/wasm32-wasip2/release/sock_echo.wasm "$FIXTURES_TARGET"/release/sock_echo; do
   printf '%s\t%s bytes\n' "$f" "$(stat -c %s "$f")"
 done

@@ -54,5 +54,6 @@ mod python_http;
 mod shell_corpus;
 mod shell_hardening;
 mod shell_limits;
+mod sockets;
 mod sqlite3_corpus;
 mod wit_contract;

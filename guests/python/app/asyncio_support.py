@@ -1,12 +1,16 @@
-"""asyncio without sockets: the event loop's self-pipe is a socket pair,
-which WASI cannot make, so loops are patched as they are imported to run
-without one. It only wakes a loop blocked in `select` from another thread
-or a signal handler, and a WebAssembly instance has neither; timers and
-ready callbacks work as before.
+"""asyncio without threads: the event loop's self-pipe is a socket pair,
+which is only there to wake a loop blocked in `select` from another
+thread or a signal handler, and a WebAssembly instance has neither, so
+loops are patched as they are imported to run without one; timers and
+ready callbacks work as before. Name lookups (`loop.getaddrinfo`, so
+`open_connection("localhost", ...)`) run in an executor thread in
+CPython; here they answer at once (the run's loopback names,
+`loopback_socket.py`), so they are made in the loop's own thread.
 """
 
 import importlib.abc
 import importlib.machinery
+import socket
 import sys
 
 import interpreter
@@ -31,6 +35,15 @@ def _patch(module):
     loop._make_self_pipe = _make_self_pipe
     loop._close_self_pipe = _close_self_pipe
     loop._write_to_self = _write_to_self
+
+    async def getaddrinfo(self, host, port, *, family=0, type=0, proto=0, flags=0):
+        return socket.getaddrinfo(host, port, family, type, proto, flags)
+
+    async def getnameinfo(self, sockaddr, flags=0):
+        return socket.getnameinfo(sockaddr, flags)
+
+    module.base_events.BaseEventLoop.getaddrinfo = getaddrinfo
+    module.base_events.BaseEventLoop.getnameinfo = getnameinfo
 
 
 class _Loader(importlib.abc.Loader):

@@ -16,10 +16,17 @@ says `Connection: close`, so http.client opens a new one for the next),
 and the host decides what reaches the network, with its own errors: a host
 not on the allow-list is `ConnectionRefusedError` naming the command that
 allows it. Libraries that make their own sockets (urllib3, so `requests`)
-still cannot connect."""
+still cannot connect outside the run. A connection to the run's own
+loopback (127.0.0.0/8, ::1, localhost) is first a real socket of the
+run's network (`loopback_socket.py`), so a server the run started
+answers it; only when nothing in the run listens there does it go to
+the host (a development server on the host's loopback, reachable when
+the allow-list names it)."""
 
+import errno
 import http.client
 import io
+import ipaddress
 import socket
 
 from componentize_py_types import Err
@@ -46,12 +53,13 @@ def _error(code, where):
     name = type(code).__name__.removeprefix("ErrorCode_")
     if name == "HttpRequestDenied":
         return ConnectionRefusedError(
+            errno.ECONNREFUSED,
             f"{where}: not on the workspace's network allow-list "
             f"(allow it with: computer net allow {where})")
     if name in ("DnsError", "DnsTimeout"):
         return socket.gaierror(-2, f"{where}: name or service not known")
     if name == "ConnectionRefused":
-        return ConnectionRefusedError(111, f"{where}: connection refused")
+        return ConnectionRefusedError(errno.ECONNREFUSED, f"{where}: connection refused")
     if name in ("ConnectionTimeout", "ConnectionReadTimeout", "HttpResponseTimeout"):
         return TimeoutError(f"{where}: timed out")
     detail = getattr(code, "value", None)
@@ -217,8 +225,31 @@ class _HostSocket:
         return _Response(head, body, body.stream())
 
 
+_plain_connect = http.client.HTTPConnection.connect
+
+
+def _is_loopback(host):
+    """Whether `host` is the run's own loopback, served by its sockets
+    (`loopback_socket.py`) rather than the host's HTTP client."""
+    host = host.strip("[]").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _connect(self):
-    self.sock = _HostSocket(self, getattr(self, "_computer_scheme", "http"))
+    scheme = getattr(self, "_computer_scheme", "http")
+    if scheme == "http" and _is_loopback(self.host):
+        # A server of the run's own first; with none listening there, a
+        # server on the host's loopback if the allow-list names it.
+        try:
+            return _plain_connect(self)
+        except ConnectionRefusedError:
+            pass
+    self.sock = _HostSocket(self, scheme)
 
 
 _plain_request = http.client.HTTPConnection.request

@@ -43,6 +43,7 @@ import asyncio_support  # noqa: E402
 import grp  # noqa: E402, F401  (ours: in the snapshot, for getpass, platformdirs...)
 import fd_redirect  # noqa: E402
 import http_over_wasi  # noqa: E402
+import loopback_socket  # noqa: E402
 import process_facts  # noqa: E402
 import pwd  # noqa: E402, F401
 import source_run  # noqa: E402
@@ -58,6 +59,7 @@ asyncio_support.install()
 process_facts.install()
 fd_redirect.install()
 http_over_wasi.install()
+loopback_socket.install()
 
 # Modules CPython has no WebAssembly build of here, with what to do instead.
 NOT_HERE = {

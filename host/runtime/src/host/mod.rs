@@ -4,5 +4,6 @@ pub(crate) mod fs;
 pub(crate) mod modules;
 pub(crate) mod poll;
 pub(crate) mod process;
+pub(crate) mod sockets;
 pub(crate) mod stdio;
 pub mod wasi_fs;

@@ -11,6 +11,7 @@ use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpH
 use super::audit::{RequestRecord, audited};
 use super::policy::{SendFuture, Target, clamp_options};
 use crate::durable::journal::SharedJournal;
+use crate::host::sockets::Loopback;
 
 /// A store's `wasi:http` state.
 pub(crate) struct RunHttp {
@@ -23,6 +24,7 @@ impl RunHttp {
         workspace: Arc<Workspace>,
         deadline: Instant,
         journal: Option<SharedJournal>,
+        loopback: Loopback,
     ) -> Self {
         RunHttp {
             ctx: wasmtime_wasi_http::WasiHttpCtx::new(),
@@ -30,6 +32,7 @@ impl RunHttp {
                 workspace,
                 deadline,
                 journal,
+                loopback,
             },
         }
     }
@@ -53,6 +56,8 @@ pub(crate) struct CommandHttp {
     pub deadline: Instant,
     /// A durable run's journal (`super::journal`).
     pub journal: Option<SharedJournal>,
+    /// The run's loopback network, where a server of the run listens.
+    pub loopback: Loopback,
 }
 
 impl CommandHttp {
@@ -85,15 +90,24 @@ impl WasiHttpHooks for CommandHttp {
         let record = RequestRecord::of(self.workspace.clone(), &request);
         let target = Target::of(request.uri());
         let full_url = request.uri().to_string();
-        if let Some(j) = &self.journal
+        // A server of the run's own needs no allow-list entry, and is not
+        // journaled: a replay runs that server again too, so it must see
+        // the request again (even a POST), as with the socket calls.
+        let https = request.uri().scheme() == Some(&http::uri::Scheme::HTTPS);
+        let own = super::loopback::dial(&self.loopback, &target, https);
+        if own.is_none()
+            && let Some(j) = &self.journal
             && let Err(why) = super::journal::step(j, &record.method, &record.url, &full_url)
         {
             record.write(None, 0, "error", Some(&why));
             return Box::new(async move { Err(HttpError::InternalError(Some(why))) });
         }
-        let list = match self.allowed(&target) {
-            Ok(list) => list,
-            Err(why) => return denied(record, why),
+        let list = match own {
+            Some(_) => AllowList::default(),
+            None => match self.allowed(&target) {
+                Ok(list) => list,
+                Err(why) => return denied(record, why),
+            },
         };
         let options = match clamp_options(options, self.deadline) {
             Ok(o) => o,
@@ -102,6 +116,9 @@ impl WasiHttpHooks for CommandHttp {
                 return Box::new(async { Err(e) });
             }
         };
+        if let Some(conn) = own {
+            return audited(record, super::loopback::send(conn, request, options));
+        }
         // The crate's default sender (hyper over tokio, rustls for https).
         let sent = wasmtime_wasi_http::default_hooks().send_request(request, Some(options), fut);
         Box::new(async move {

@@ -10,6 +10,7 @@
 mod audit;
 mod commands;
 mod journal;
+mod loopback;
 mod policy;
 
 pub(crate) use audit::{RequestRecord, audited};

@@ -204,8 +204,9 @@ fn command_store(
         .stderr(stdio.out(2));
     let limits = &options.limits;
     let deadline = Instant::now() + limits.timeout;
+    let loopback = crate::host::sockets::Loopback::default();
     let state = RunState {
-        http: crate::net::RunHttp::new(workspace.clone(), deadline, None),
+        http: crate::net::RunHttp::new(workspace.clone(), deadline, None, loopback.clone()),
         wasi: finish_wasi(wasi, None, None),
         stdio,
         table: ResourceTable::new(),
@@ -225,7 +226,7 @@ fn command_store(
         stop: None,
         journal: None,
         group: None,
-        nesting: Nesting::top(rt.inner.clone(), None),
+        nesting: Nesting::top(rt.inner.clone(), None, loopback),
     };
     watched_store(&rt.inner, state, None)
 }

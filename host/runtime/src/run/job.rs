@@ -294,8 +294,15 @@ impl Job {
             Program::Runner { mounts, .. } | Program::Command { mounts, .. } => mounts,
         };
         let deadline = Instant::now() + self.limits.timeout;
+        // One network per attempt: a replay starts from an empty one.
+        let loopback = crate::host::sockets::Loopback::default();
         let state = RunState {
-            http: crate::net::RunHttp::new(self.workspace.clone(), deadline, journal.clone()),
+            http: crate::net::RunHttp::new(
+                self.workspace.clone(),
+                deadline,
+                journal.clone(),
+                loopback.clone(),
+            ),
             wasi,
             stdio,
             table: ResourceTable::new(),
@@ -316,7 +323,7 @@ impl Job {
             ),
             journal,
             group: group.cloned(),
-            nesting: Nesting::top(self.inner.clone(), self.durable),
+            nesting: Nesting::top(self.inner.clone(), self.durable, loopback),
         };
         watched_store(&self.inner, state, Some(lost))
     }

@@ -46,6 +46,8 @@ pub(crate) struct Nesting {
     pub started: u32,
     /// This store's process id, its parent's, and the run's pid counter.
     pub pids: crate::host::process::Pids,
+    /// The run's loopback network, shared by the run and its commands.
+    pub loopback: crate::host::sockets::Loopback,
     /// News from the commands this store started (`poll-next`).
     pub activity: Arc<crate::commands::link::Activity>,
     /// A command's: set when its caller dropped it.
@@ -54,13 +56,18 @@ pub(crate) struct Nesting {
 
 impl Nesting {
     /// A run's own store (not a command's).
-    pub(crate) fn top(inner: Arc<Inner>, seed: Option<[u8; 32]>) -> Self {
+    pub(crate) fn top(
+        inner: Arc<Inner>,
+        seed: Option<[u8; 32]>,
+        loopback: crate::host::sockets::Loopback,
+    ) -> Self {
         Nesting {
             inner,
             depth: 0,
             seed,
             started: 0,
             pids: crate::host::process::Pids::run(),
+            loopback,
             activity: Default::default(),
             killed: None,
         }
@@ -131,7 +138,8 @@ impl WasiView for RunState {
     }
 }
 
-/// Finishes a guest's WASI context: no network, and for a durable run,
+/// Finishes a guest's WASI context: no host network (TCP and name lookup
+/// are the run's loopback, `host::sockets`, which ignores these), and for a durable run,
 /// clocks from the journal and randomness from the run's recorded seed, so
 /// a replay sees what the first attempt saw.
 pub(crate) fn finish_wasi(

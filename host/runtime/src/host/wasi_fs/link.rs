@@ -1,6 +1,7 @@
 //! The `Linker`'s WASI: every interface wasmtime-wasi's `add_to_linker_sync`
 //! adds, interface by interface, except `wasi:filesystem/types` and
-//! `wasi:filesystem/preopens`, which are ours (over the store).
+//! `wasi:filesystem/preopens`, which are ours (over the store), and TCP and
+//! name lookup, which are the run's loopback (`host::sockets`).
 
 use wasmtime::component::{HasData, HasSelf, Linker, ResourceTable};
 use wasmtime_wasi::WasiView;
@@ -14,6 +15,7 @@ use wasmtime_wasi::sockets::WasiSockets;
 use wasmtime_wasi::sockets::WasiSocketsView;
 
 use crate::host::poll::{WatchedPoll, watched};
+use crate::host::sockets::{self, Sockets};
 use crate::run::state::RunState;
 
 /// `wasi:io` reaches the resource table only.
@@ -49,13 +51,17 @@ pub(crate) fn add_wasi(l: &mut Linker<RunState>) -> wasmtime::Result<()> {
 
     let options = sync::LinkOptions::default();
     let network: wasi::sockets::network::LinkOptions = (&options).into();
-    wasi::sockets::tcp_create_socket::add_to_linker::<T, WasiSockets>(l, T::sockets)?;
+    // wasmtime-wasi's `network` resource and error codes, and its UDP,
+    // which `finish_wasi` turns off.
     wasi::sockets::instance_network::add_to_linker::<T, WasiSockets>(l, T::sockets)?;
     wasi::sockets::network::add_to_linker::<T, WasiSockets>(l, &network, T::sockets)?;
-    wasi::sockets::ip_name_lookup::add_to_linker::<T, WasiSockets>(l, T::sockets)?;
-    sync::sockets::tcp::add_to_linker::<T, WasiSockets>(l, T::sockets)?;
     sync::sockets::udp::add_to_linker::<T, WasiSockets>(l, T::sockets)?;
     sync::sockets::udp_create_socket::add_to_linker::<T, WasiSockets>(l, T::sockets)?;
+
+    // Ours: TCP and name lookup over the run's loopback.
+    wasi::sockets::tcp_create_socket::add_to_linker::<T, Sockets>(l, sockets::view)?;
+    sync::sockets::tcp::add_to_linker::<T, Sockets>(l, sockets::view)?;
+    wasi::sockets::ip_name_lookup::add_to_linker::<T, Sockets>(l, sockets::view)?;
 
     // Ours: the workspace, /tmp and the run's mounts.
     wasi::filesystem::preopens::add_to_linker::<T, HasSelf<T>>(l, |s| s)?;
