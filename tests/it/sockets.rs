@@ -255,3 +255,15 @@ fn http_server_in_the_background_answers_curl() {
     );
     assert_eq!(out, "served\n");
 }
+
+/// A Python server that starts its own client (curl) and serves it: the
+/// child runs while the server waits in `accept` and `recv`. Host CPython
+/// with host curl is the oracle.
+#[test]
+fn python_server_serves_the_client_it_started() {
+    let ws = Ws::new();
+    let cache = component_cache_dir();
+    let (ours, cpython) = python_both(&ws, &cache, "own_client");
+    assert_eq!(ours, cpython);
+    assert!(ours.contains("curl got: hi from the server"), "{ours}");
+}

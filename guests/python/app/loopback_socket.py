@@ -107,9 +107,19 @@ def _call(fn, *args):
         raise _os_error(e.value) from None
 
 
+def _children_run():
+    """Commands this program started and left running (its own client, a
+    server it talks to) run while it waits, as processes would."""
+    import workspace_subprocess
+
+    if workspace_subprocess._has_running_children():
+        workspace_subprocess.let_children_run()
+
+
 def _wait(pollable, timeout):
     """Waits for `pollable` (dropped after) at most `timeout` seconds
     (None: for ever); whether it became ready."""
+    _children_run()
     try:
         if timeout is None:
             pollable.block()
@@ -625,6 +635,7 @@ def _wait_ready(wants, timeout, others=None):
     function checking real descriptors at once; while there are any, the
     wait is cut into short slices so they are looked at too."""
     clock = monotonic_clock
+    _children_run()
     while True:
         ready, pollables, keys = [], [], []
         try:
