@@ -160,9 +160,9 @@ fn check_entries(
             incoming.get(&id).copied().unwrap_or(0)
         };
         if (id == ROOT_ID || pinned.contains_key(&id)) && incoming.contains_key(&id) {
-            report
-                .problems
-                .push(format!("tree: the root node {id} is listed inside a directory"));
+            report.problems.push(format!(
+                "tree: the root node {id} is listed inside a directory"
+            ));
         }
         if node.refs != expected {
             report.problems.push(format!(
@@ -269,9 +269,9 @@ fn check_pins(
             )),
         }
         if holders == 0 {
-            report
-                .problems
-                .push(format!("pins: pinned tree {root} has no snapshot or run holding it"));
+            report.problems.push(format!(
+                "pins: pinned tree {root} has no snapshot or run holding it"
+            ));
         }
         pinned.insert(root, holders);
     }

@@ -106,7 +106,9 @@ pub use quota::{DEFAULT_QUOTA, Quota};
 pub use runs::{
     Claimed, DurableRun, MAX_RUN_ID, NewRun, RunEnd, RunRecord, Runs, Unfinished, validate_run_id,
 };
-pub use snapshots::{MAX_SNAPSHOT_NAME, SnapshotInfo, Snapshots, validate_snapshot_name};
+pub use snapshots::{
+    GcReport, MAX_SNAPSHOT_NAME, SnapshotInfo, SnapshotSpace, Snapshots, validate_snapshot_name,
+};
 pub use status::{EntryKind, EntryStatus, OnInterrupt, RunStatus, UnknownValue};
 pub use transfer::{ExportStats, ImportStats, Progress};
 pub use tree::{MAX_SYMLINK_HOPS, NodeKind};

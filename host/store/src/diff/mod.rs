@@ -305,7 +305,15 @@ fn describe(c: &Connection, leaves: Vec<walk::Leaf>, opts: &DiffOptions) -> Resu
                 walk::content_key(c, o.node)? != walk::content_key(c, n.node)?,
             ),
         };
-        out.push(file_diff(c, &leaf.path, None, status, &leaf, content_changed, opts)?);
+        out.push(file_diff(
+            c,
+            &leaf.path,
+            None,
+            status,
+            &leaf,
+            content_changed,
+            opts,
+        )?);
     }
     for (old, new) in renames {
         let joined = walk::Leaf {
@@ -364,15 +372,16 @@ fn file_diff(
         fd.insertions = Some(ins);
         fd.deletions = Some(del);
     }
-    let side = |s: &Option<walk::Side>, p: &str, b: &Option<Vec<u8>>| -> Option<(String, u32, Vec<u8>)> {
-        s.as_ref().map(|s| {
-            (
-                p.to_owned(),
-                walk::git_mode(s.kind, s.mode),
-                b.clone().unwrap_or_default(),
-            )
-        })
-    };
+    let side =
+        |s: &Option<walk::Side>, p: &str, b: &Option<Vec<u8>>| -> Option<(String, u32, Vec<u8>)> {
+            s.as_ref().map(|s| {
+                (
+                    p.to_owned(),
+                    walk::git_mode(s.kind, s.mode),
+                    b.clone().unwrap_or_default(),
+                )
+            })
+        };
     let old_path = old_path.unwrap_or_else(|| path.to_owned());
     let old = side(&leaf.old, &old_path, &old_bytes);
     let new = side(&leaf.new, path, &new_bytes);

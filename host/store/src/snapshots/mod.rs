@@ -8,6 +8,9 @@
 
 pub(crate) mod pin;
 pub(crate) mod settings;
+mod space;
+
+pub use space::{GcReport, SnapshotSpace};
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;

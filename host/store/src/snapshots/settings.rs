@@ -76,13 +76,16 @@ pub(crate) fn restore(c: &Connection, name: &str) -> Result<()> {
         "UPDATE workspace SET quota_bytes = ?1, path_bound = max(path_bound, ?2) WHERE id = 1",
     )?
     .execute(params![quota, bound])?;
-    c.prepare_cached("DELETE FROM readonly_paths")?.execute([])?;
+    c.prepare_cached("DELETE FROM readonly_paths")?
+        .execute([])?;
     for path in serde_json::from_str::<Vec<String>>(&readonly).map_err(super::json_err)? {
         c.prepare_cached("INSERT INTO readonly_paths (path) VALUES (?1)")?
             .execute([path])?;
     }
     c.prepare_cached("DELETE FROM net_allow")?.execute([])?;
-    for (entry, added) in serde_json::from_str::<Vec<(String, i64)>>(&net).map_err(super::json_err)? {
+    for (entry, added) in
+        serde_json::from_str::<Vec<(String, i64)>>(&net).map_err(super::json_err)?
+    {
         c.prepare_cached("INSERT INTO net_allow (entry, added_ns) VALUES (?1, ?2)")?
             .execute(params![entry, added])?;
     }

@@ -33,7 +33,10 @@ fn host_listing(dir: &Path) -> Vec<String> {
             let meta = std::fs::symlink_metadata(&p).unwrap();
             let mode = meta.permissions().mode() & 0o7777;
             if meta.file_type().is_symlink() {
-                out.push(format!("L {rel} -> {}", std::fs::read_link(&p).unwrap().display()));
+                out.push(format!(
+                    "L {rel} -> {}",
+                    std::fs::read_link(&p).unwrap().display()
+                ));
             } else if meta.is_dir() {
                 out.push(format!("D {rel} {mode:o}"));
                 stack.push(p);
@@ -56,7 +59,11 @@ fn export(ws: &Workspace, tree: &TreeRef, into: &Path) -> Vec<String> {
 fn restore_after_many_changes_gives_the_snapshot_back_byte_for_byte() {
     let ws = ws();
     for i in 0..40 {
-        put(&ws, &format!("/src/m{}/f{i}.txt", i % 5), &format!("file {i}\n"));
+        put(
+            &ws,
+            &format!("/src/m{}/f{i}.txt", i % 5),
+            &format!("file {i}\n"),
+        );
     }
     ws.symlink("../src/m1", "/links/m1").unwrap_or_else(|_| {
         put(&ws, "/links/.keep", "");
@@ -127,7 +134,13 @@ fn names_are_checked_and_missing_snapshots_are_named() {
     // Unnamed snapshots get the first free snap-N.
     let auto = ws.snapshots().create(None, "").unwrap();
     assert_eq!(auto.name, "snap-2");
-    let names: Vec<_> = ws.snapshots().list().unwrap().into_iter().map(|s| s.name).collect();
+    let names: Vec<_> = ws
+        .snapshots()
+        .list()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
     assert_eq!(names, ["one", "snap-2"]);
     clean(&ws);
 }
@@ -143,7 +156,13 @@ fn removing_a_snapshot_frees_exactly_the_chunks_only_it_used() {
     put(&ws, "/keep", "kept by both\n");
     // The snapshot still holds /gone's chunk.
     assert_eq!(ws.usage().unwrap().chunks, base.chunks);
-    assert_eq!(ws.diff(&snap("s"), &TreeRef::Live, &DiffOptions::default()).unwrap().files.len(), 1);
+    assert_eq!(
+        ws.diff(&snap("s"), &TreeRef::Live, &DiffOptions::default())
+            .unwrap()
+            .files
+            .len(),
+        1
+    );
     ws.snapshots().remove("s").unwrap();
     assert_eq!(ws.usage().unwrap().chunks, base.chunks - 1);
     clean(&ws);
@@ -160,19 +179,31 @@ fn a_snapshot_does_not_see_later_writes_and_survives_its_files_removal() {
     clean(&ws);
     let tmp = tempfile::tempdir().unwrap();
     ws.export_tree(&snap("s"), tmp.path()).unwrap();
-    assert_eq!(std::fs::read_to_string(tmp.path().join("d/x")).unwrap(), "one\n");
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("d/x")).unwrap(),
+        "one\n"
+    );
 }
 
 fn git_diff(a: &Path, b: &Path, args: &[&str]) -> String {
     let out = Command::new("/usr/bin/git")
-        .args(["-c", "core.quotepath=off", "diff", "--no-index", "--no-color"])
+        .args([
+            "-c",
+            "core.quotepath=off",
+            "diff",
+            "--no-index",
+            "--no-color",
+        ])
         .args(args)
         .arg(a.file_name().unwrap())
         .arg(b.file_name().unwrap())
         .current_dir(a.parent().unwrap())
         .output()
         .expect("run git");
-    assert!(out.status.code().is_some_and(|c| c <= 1), "git failed: {out:?}");
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "git failed: {out:?}"
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -234,8 +265,10 @@ fn diff_matches_git_diff_no_index_of_the_exported_trees() {
     ws.snapshot("after", "").unwrap();
 
     let tmp = tempfile::tempdir().unwrap();
-    ws.export_tree(&snap("before"), &tmp.path().join("A")).unwrap();
-    ws.export_tree(&snap("after"), &tmp.path().join("B")).unwrap();
+    ws.export_tree(&snap("before"), &tmp.path().join("A"))
+        .unwrap();
+    ws.export_tree(&snap("after"), &tmp.path().join("B"))
+        .unwrap();
     let (a, b) = (tmp.path().join("A"), tmp.path().join("B"));
 
     let opts = DiffOptions {
@@ -251,9 +284,19 @@ fn diff_matches_git_diff_no_index_of_the_exported_trees() {
     let names: String = ours
         .files
         .iter()
-        .map(|f| format!("{}\t{}\n", f.status.letter(), f.path.trim_start_matches('/')))
+        .map(|f| {
+            format!(
+                "{}\t{}\n",
+                f.status.letter(),
+                f.path.trim_start_matches('/')
+            )
+        })
         .collect();
-    let theirs = normalize_git(&git_diff(&a, &b, &["--no-renames", "--name-status"]), "A", "B");
+    let theirs = normalize_git(
+        &git_diff(&a, &b, &["--no-renames", "--name-status"]),
+        "A",
+        "B",
+    );
     assert_eq!(names, theirs);
 
     // --numstat: line counts, `-` for binary (git's --no-index spells the
@@ -304,7 +347,14 @@ fn an_exact_rename_is_paired_as_git_pairs_it() {
         "B",
     );
     let ours = ws
-        .diff(&snap("a"), &snap("b"), &DiffOptions { patch: true, ..Default::default() })
+        .diff(
+            &snap("a"),
+            &snap("b"),
+            &DiffOptions {
+                patch: true,
+                ..Default::default()
+            },
+        )
         .unwrap();
     assert_eq!(ours.files.len(), 1);
     assert_eq!(ours.files[0].status, DiffStatus::Renamed);
@@ -317,12 +367,28 @@ fn diff_of_identical_trees_is_empty_and_unknown_trees_are_named() {
     let ws = ws();
     put(&ws, "/x", "x");
     ws.snapshot("s", "").unwrap();
-    let d = ws.diff(&snap("s"), &TreeRef::Live, &DiffOptions::default()).unwrap();
+    let d = ws
+        .diff(&snap("s"), &TreeRef::Live, &DiffOptions::default())
+        .unwrap();
     assert!(d.files.is_empty());
-    assert_err(ws.diff(&snap("nope"), &TreeRef::Live, &DiffOptions::default()), Errno::ENOENT, "nope");
-    assert_err(TreeRef::parse("no such/thing"), Errno::EINVAL, "no such/thing");
-    assert_eq!(TreeRef::parse("run:r1:before").unwrap(), TreeRef::RunBefore("r1".into()));
-    assert_eq!(TreeRef::parse("run:r1").unwrap(), TreeRef::RunAfter("r1".into()));
+    assert_err(
+        ws.diff(&snap("nope"), &TreeRef::Live, &DiffOptions::default()),
+        Errno::ENOENT,
+        "nope",
+    );
+    assert_err(
+        TreeRef::parse("no such/thing"),
+        Errno::EINVAL,
+        "no such/thing",
+    );
+    assert_eq!(
+        TreeRef::parse("run:r1:before").unwrap(),
+        TreeRef::RunBefore("r1".into())
+    );
+    assert_eq!(
+        TreeRef::parse("run:r1").unwrap(),
+        TreeRef::RunAfter("r1".into())
+    );
 }
 
 /// A run as the runtime records one: created, some writes, finished.
@@ -336,7 +402,9 @@ fn run(ws: &Workspace, id: &str, body: impl FnOnce()) {
         })
         .unwrap();
     body();
-    ws.runs().finish(id, &RunEnd::new(RunStatus::Completed)).unwrap();
+    ws.runs()
+        .finish(id, &RunEnd::new(RunStatus::Completed))
+        .unwrap();
 }
 
 #[test]
@@ -359,7 +427,12 @@ fn undo_reverts_exactly_what_the_run_changed() {
     let paths: Vec<_> = d.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
         paths,
-        ["/app/edit.txt", "/app/keep.txt", "/app/new/made.txt", "/app/old/gone.txt"]
+        [
+            "/app/edit.txt",
+            "/app/keep.txt",
+            "/app/new/made.txt",
+            "/app/old/gone.txt"
+        ]
     );
 
     let report = ws.undo("r1").unwrap();
@@ -369,7 +442,10 @@ fn undo_reverts_exactly_what_the_run_changed() {
         ["/app/edit.txt", "/app/keep.txt", "/app/new", "/app/old"]
     );
     rmrf(&ws, "/other.txt");
-    assert_eq!(export(&ws, &TreeRef::Live, &tmp.path().join("undone")), before);
+    assert_eq!(
+        export(&ws, &TreeRef::Live, &tmp.path().join("undone")),
+        before
+    );
     clean(&ws);
 }
 
@@ -389,7 +465,11 @@ fn undo_refuses_when_something_changed_the_same_paths_since_and_force_reverts_th
     let rev = ws.rev().unwrap();
     let err = ws.undo("r1").unwrap_err();
     assert_eq!(err.code, Errno::EPERM);
-    assert!(err.message.contains("/b.txt") && err.message.contains("/c.txt"), "{}", err.message);
+    assert!(
+        err.message.contains("/b.txt") && err.message.contains("/c.txt"),
+        "{}",
+        err.message
+    );
     assert!(!err.message.contains("/a.txt"), "{}", err.message);
     // Nothing changed.
     assert_eq!(ws.rev().unwrap(), rev);
@@ -408,7 +488,12 @@ fn undo_names_runs_it_cannot_undo() {
     let ws = ws();
     assert_err(ws.undo("missing"), Errno::ENOENT, "missing");
     ws.runs()
-        .create(&NewRun { id: "open", backend: "test", source: "", options: "{}" })
+        .create(&NewRun {
+            id: "open",
+            backend: "test",
+            source: "",
+            options: "{}",
+        })
         .unwrap();
     let err = ws.undo("open").unwrap_err();
     assert_eq!(err.code, Errno::ENOENT);
@@ -427,5 +512,40 @@ fn runs_that_change_nothing_share_one_pinned_tree_and_fsck_stays_clean() {
     clean(&ws);
     // Only the run's new content and the paths it cloned were added.
     assert_eq!(ws.usage().unwrap().chunks, usage.chunks + 1);
-    assert!(ws.run_diff("idle3", &DiffOptions::default()).unwrap().files.is_empty());
+    assert!(
+        ws.run_diff("idle3", &DiffOptions::default())
+            .unwrap()
+            .files
+            .is_empty()
+    );
+}
+
+#[test]
+fn info_counts_what_only_a_snapshot_holds_and_gc_frees_what_only_old_runs_hold() {
+    let ws = ws();
+    put(&ws, "/shared", "in every tree\n");
+    put(&ws, "/mine", "only the snapshot will keep this\n");
+    ws.snapshot("s", "").unwrap();
+    rmrf(&ws, "/mine");
+    let space = ws.snapshot_space().unwrap();
+    assert_eq!(space.len(), 1);
+    assert_eq!(space[0].exclusive_chunks, 1);
+    assert_eq!(space[0].exclusive_bytes, "only the snapshot will keep this\n".len() as u64);
+
+    // A run overwrites a file: its before tree keeps the old content.
+    put(&ws, "/big", "content the run replaces\n");
+    run(&ws, "r", || put(&ws, "/big", "the run's content\n"));
+    let before = ws.usage().unwrap().chunks;
+    let kept = ws.gc(1).unwrap();
+    assert_eq!(kept.chunks_freed, 0, "the newest run keeps its trees");
+    let report = ws.gc(0).unwrap();
+    assert_eq!(report.runs_dropped, 1);
+    assert_eq!(report.chunks_freed, 1);
+    assert_eq!(report.chunks_left, before - 1);
+    clean(&ws);
+    assert_err(ws.undo("r"), Errno::ENOENT, "r");
+    // The snapshot's exclusive chunk is still there until it goes.
+    ws.snapshots().remove("s").unwrap();
+    assert_eq!(ws.usage().unwrap().chunks, 2);
+    clean(&ws);
 }
