@@ -146,6 +146,22 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Make independent workspaces (files under forks/ beside this one) starting from this state
+    Fork {
+        /// The fork's name (with --count, NAME-1 ... NAME-N)
+        name: String,
+        /// Start from this snapshot instead of the live tree
+        #[arg(long, value_name = "SNAPSHOT")]
+        from: Option<String>,
+        /// Make N forks
+        #[arg(long, value_name = "N")]
+        count: Option<u32>,
+        /// Where the fork files go [default: forks/ beside the workspace file]
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// List the forks made from this workspace
+    Forks,
     /// Free the content only old runs' undo trees hold (snapshots and the live tree keep theirs)
     Gc {
         /// Keep the undo trees of the newest N runs

@@ -9,6 +9,7 @@ mod diff_cmd;
 mod durable_cmd;
 mod error;
 mod exec_cmd;
+mod fork_cmd;
 mod fs_cmd;
 mod input;
 mod mcp_calls;
@@ -134,6 +135,13 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         Command::Diff(args) => diff_cmd::diff(&ws, args, out)?,
         Command::Undo { run, force } => undo_cmd::undo(&ws, &run, force, out)?,
         Command::Gc { keep_runs } => undo_cmd::gc(&ws, keep_runs, out)?,
+        Command::Fork {
+            name,
+            from,
+            count,
+            dir,
+        } => fork_cmd::fork(&ws, &name, from.as_deref(), count, dir, out)?,
+        Command::Forks => fork_cmd::list(&ws, out)?,
         Command::Container(cmd) => return Ok(ExitCode::from(container_cmd::run(&ws, cmd, out)?)),
         Command::Mcp {
             tools,

@@ -35,7 +35,7 @@ pub fn open_mode(command: &Command) -> OpenMode {
         Command::Audit { .. } | Command::Pending => true,
         Command::Modules(m) => matches!(m, M::Ls),
         Command::Net(n) => matches!(n, N::Ls),
-        Command::Diff(_) => true,
+        Command::Diff(_) | Command::Forks => true,
         Command::Snapshot(s) => matches!(
             s,
             crate::snapshot_cmd::SnapshotCommand::Ls

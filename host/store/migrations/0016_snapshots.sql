@@ -60,3 +60,14 @@ CREATE TABLE snapshot_blobs (
 -- dropped them.
 ALTER TABLE runs ADD COLUMN tree_before INTEGER;
 ALTER TABLE runs ADD COLUMN tree_after INTEGER;
+
+-- Forks made from this workspace (`computer fork`). A fork is a workspace
+-- file of its own, a copy of this one taken in one read transaction
+-- (`VACUUM INTO`), so forks share nothing in the store and no gc of one
+-- can free what another uses. This table only remembers where they went.
+CREATE TABLE forks (
+    name           TEXT PRIMARY KEY,
+    path           TEXT NOT NULL,
+    from_snapshot  TEXT,
+    created_ns     INTEGER NOT NULL
+);

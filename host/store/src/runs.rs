@@ -449,7 +449,7 @@ impl Runs<'_> {
 
 /// Drops what only an unfinished run needs (journal, emitted output,
 /// interrupts), once it has ended for good.
-fn drop_durable_state(c: &Connection, id: &str) -> Result<()> {
+pub(crate) fn drop_durable_state(c: &Connection, id: &str) -> Result<()> {
     crate::journal::unpin_all(c, id)?;
     for sql in [
         "DELETE FROM journal WHERE run_id = ?1",

@@ -114,7 +114,8 @@ impl Workspace {
                     for chunk in &per_root[&root] {
                         if users[chunk] == 1 && !journal.contains(chunk) {
                             space.exclusive_chunks += 1;
-                            space.exclusive_bytes += size.query_row([chunk], |r| r.get::<_, i64>(0))? as u64;
+                            space.exclusive_bytes +=
+                                size.query_row([chunk], |r| r.get::<_, i64>(0))? as u64;
                         }
                     }
                 }
@@ -135,19 +136,20 @@ impl Workspace {
             || Some(serde_json::json!({ "keep_runs": keep_runs })),
             || {
                 self.meta_tx(|c| {
-                    let count = |c: &Connection| -> Result<(i64, i64)> {
-                        Ok(c.prepare_cached("SELECT count(*), coalesce(sum(size), 0) FROM chunks")?
+                    let count =
+                        |c: &Connection| -> Result<(i64, i64)> {
+                            Ok(c.prepare_cached(
+                                "SELECT count(*), coalesce(sum(size), 0) FROM chunks",
+                            )?
                             .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
-                    };
+                        };
                     let (chunks0, bytes0) = count(c)?;
                     let runs_dropped = crate::undo::record::drop_older_than(c, keep_runs)?;
                     // Chunks are freed when their count reaches zero; one at
                     // zero that is still stored (none, in a whole file) goes
                     // here, so gc leaves exactly the chunks something uses.
                     let stray: i64 = c
-                        .prepare_cached(
-                            "DELETE FROM chunks WHERE refs <= 0 RETURNING size",
-                        )?
+                        .prepare_cached("DELETE FROM chunks WHERE refs <= 0 RETURNING size")?
                         .query_map([], |r| r.get::<_, i64>(0))?
                         .collect::<rusqlite::Result<Vec<_>>>()?
                         .into_iter()

@@ -530,7 +530,10 @@ fn info_counts_what_only_a_snapshot_holds_and_gc_frees_what_only_old_runs_hold()
     let space = ws.snapshot_space().unwrap();
     assert_eq!(space.len(), 1);
     assert_eq!(space[0].exclusive_chunks, 1);
-    assert_eq!(space[0].exclusive_bytes, "only the snapshot will keep this\n".len() as u64);
+    assert_eq!(
+        space[0].exclusive_bytes,
+        "only the snapshot will keep this\n".len() as u64
+    );
 
     // A run overwrites a file: its before tree keeps the old content.
     put(&ws, "/big", "content the run replaces\n");
@@ -548,4 +551,81 @@ fn info_counts_what_only_a_snapshot_holds_and_gc_frees_what_only_old_runs_hold()
     ws.snapshots().remove("s").unwrap();
     assert_eq!(ws.usage().unwrap().chunks, 2);
     clean(&ws);
+}
+
+#[test]
+fn forks_start_from_the_same_state_and_stay_isolated_from_the_parent_and_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let parent = Workspace::open(dir.path().join("parent.db")).unwrap();
+    put(&parent, "/app/main.txt", "v1\n");
+    parent.net().allow("example.com").unwrap();
+    parent.snapshot("v1", "").unwrap();
+    put(&parent, "/app/main.txt", "v2\n");
+    // A run that has not ended stays with the parent.
+    parent
+        .runs()
+        .create(&NewRun {
+            id: "busy",
+            backend: "test",
+            source: "",
+            options: "{}",
+        })
+        .unwrap();
+
+    let a = parent
+        .fork("a", &dir.path().join("forks/a.db"), None)
+        .unwrap();
+    let b = parent
+        .fork("b", &dir.path().join("forks/b.db"), Some("v1"))
+        .unwrap();
+    let fa = Workspace::open(&a.path).unwrap();
+    let fb = Workspace::open(&b.path).unwrap();
+    assert_eq!(get(&fa, "/app/main.txt"), "v2\n");
+    assert_eq!(get(&fb, "/app/main.txt"), "v1\n");
+    assert!(fb.net().contains("example.com").unwrap());
+    assert!(fa.runs().get("busy").unwrap().is_none());
+    assert!(parent.runs().get("busy").unwrap().is_some());
+    // The forks keep the snapshots; each can restore and diff on its own.
+    assert_eq!(fa.snapshots().list().unwrap().len(), 1);
+
+    put(&fa, "/app/main.txt", "written in a\n");
+    put(&fb, "/app/only-b.txt", "b\n");
+    rmrf(&parent, "/app");
+    assert_eq!(get(&fa, "/app/main.txt"), "written in a\n");
+    assert!(!fa.exists("/app/only-b.txt").unwrap());
+    assert_eq!(get(&fb, "/app/main.txt"), "v1\n");
+    assert!(!parent.exists("/app").unwrap());
+    // gc in one never frees what another uses.
+    fa.gc(0).unwrap();
+    parent.gc(0).unwrap();
+    for w in [&parent, &fa, &fb] {
+        clean(w);
+    }
+    assert_eq!(get(&fb, "/app/main.txt"), "v1\n");
+
+    let names: Vec<_> = parent
+        .forks()
+        .unwrap()
+        .into_iter()
+        .map(|f| f.name)
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+    assert!(fa.forks().unwrap().is_empty());
+    assert_err(
+        parent.fork("a", &dir.path().join("other.db"), None),
+        Errno::EEXIST,
+        "a",
+    );
+    assert_err(parent.fork("c", &a.path, None), Errno::EEXIST, "a.db");
+    assert_err(
+        parent.fork("d", &dir.path().join("d.db"), Some("nope")),
+        Errno::ENOENT,
+        "nope",
+    );
+    assert_err(
+        parent.fork("bad name", &dir.path().join("e.db"), None),
+        Errno::EINVAL,
+        "bad name",
+    );
+    assert!(!dir.path().join("d.db").exists());
 }
