@@ -240,13 +240,15 @@ fn dir_entries(
         let path = at.join(&name);
         match (&x, &y) {
             (Some(x), Some(y)) if x.id == y.id => continue,
+            // Directories on both sides are walked into; one whose mode
+            // changed is a change itself (same_leaf says no for directories).
             (Some(x), Some(y))
-                if x.kind == NodeKind::Directory && y.kind == NodeKind::Directory =>
+                if x.kind == NodeKind::Directory
+                    && y.kind == NodeKind::Directory
+                    && x.mode == y.mode =>
             {
-                if x.mode == y.mode {
-                    dir_entries(c, x.id, y.id, &path, out)?;
-                    continue;
-                }
+                dir_entries(c, x.id, y.id, &path, out)?;
+                continue;
             }
             (Some(x), Some(y)) if !same_leaf(c, x, y)? => {}
             (Some(_), Some(_)) => continue,

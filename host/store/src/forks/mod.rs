@@ -43,7 +43,7 @@ pub struct ForkInfo {
 }
 
 fn io_err(path: &Path, e: std::io::Error) -> FsError {
-    FsError::host_io(&path.display().to_string(), e)
+    FsError::host_io(path.display().to_string(), e)
 }
 
 impl Workspace {

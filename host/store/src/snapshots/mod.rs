@@ -157,7 +157,8 @@ impl Snapshots<'_> {
             target,
             || Some(serde_json::json!({ "name": name, "message": message })),
             || {
-                self.ws.write_tx(|c| {
+                // Not a change of the tree: the revision stays (`meta_tx`).
+                self.ws.meta_tx(|c| {
                     let name = match name {
                         Some(n) => n.to_owned(),
                         None => free_name(c)?,
@@ -174,7 +175,6 @@ impl Snapshots<'_> {
                             format!("a snapshot named {name:?} already exists (computer snapshot rm {name} first, or choose another name)"),
                         ));
                     }
-                    // The revision before this transaction's bump: the tree's.
                     let rev: i64 = c
                         .prepare_cached("SELECT rev FROM workspace WHERE id = 1")?
                         .query_row([], |r| r.get(0))?;
@@ -263,7 +263,7 @@ impl Snapshots<'_> {
             name,
             || None,
             || {
-                self.ws.write_tx(|c| {
+                self.ws.meta_tx(|c| {
                     let root = root_of(c, name)?;
                     c.prepare_cached("DELETE FROM snapshots WHERE name = ?1")?
                         .execute([name])?;
