@@ -45,7 +45,7 @@ fn snapshot_time(ws: &Workspace, trials: usize) -> Result<Duration> {
     for i in 0..trials {
         // A write between snapshots, so each pins a new tree (as in use).
         ws.write(
-            "/d0/f0.txt",
+            "/round.txt",
             format!("round {i}\n").as_bytes(),
             &WriteOptions::default(),
         )?;
@@ -75,6 +75,23 @@ pub fn run(base: &Path, quick: bool) -> Result<Vec<Row>> {
         computer_us: us(big_t),
         native_us: Some(us(small_t)),
         target: "≤ 2 ms, ratio ≈ 1 (O(1))".into(),
+    });
+
+    // The cost a snapshot does have: one row per entry of `/` (the pin
+    // copies the root's entries, sharing everything below them).
+    let flat = Workspace::open(scratch.join("flat.db"))?;
+    let flat_dir = scratch.join("flat-tree");
+    std::fs::create_dir_all(&flat_dir)?;
+    for i in 0..big_n {
+        std::fs::write(flat_dir.join(format!("f{i}.txt")), format!("{i}\n"))?;
+    }
+    flat.import(&flat_dir, "/", &mut |_| {})?;
+    let flat_t = snapshot_time(&flat, trials.min(11))?;
+    rows.push(Row {
+        work: format!("snapshot, {big_n} files all directly in / (reference: {small_n} files)"),
+        computer_us: us(flat_t),
+        native_us: Some(us(small_t)),
+        target: "O(entries of /), not O(1)".into(),
     });
 
     // Two snapshots 10 files apart, in different directories.
