@@ -1,4 +1,8 @@
 -- Snapshots and run trees (issue 37).
+
+-- The live tree's root node. Node 1 until a snapshot shares the root and
+-- the next change clones it (`tree::unshare`): then the clone is the root.
+ALTER TABLE workspace ADD COLUMN root INTEGER NOT NULL DEFAULT 1;
 --
 -- A pinned tree is a directory node with no entry naming it: a copy of the
 -- root taken at revision `rev`, sharing every node below (copy-on-write,

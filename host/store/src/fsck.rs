@@ -13,7 +13,6 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::content::CHUNK_SIZE;
-use crate::db::ROOT_ID;
 use crate::error::Result;
 use crate::workspace::Workspace;
 
@@ -53,9 +52,10 @@ impl Workspace {
             quick_check(c, &mut report)?;
             let nodes = load_nodes(c)?;
             report.nodes = nodes.len() as u64;
+            let live = crate::tree::live_root(c)?;
             let pinned = check_pins(c, &nodes, &mut report)?;
-            let children = check_entries(c, &nodes, &pinned, &mut report)?;
-            check_reachable(&nodes, &children, &pinned, &mut report);
+            let children = check_entries(c, &nodes, live, &pinned, &mut report)?;
+            check_reachable(&nodes, &children, live, &pinned, &mut report);
             check_links(&nodes, &children, &mut report);
             // Paths mean something only in a whole tree (a cycle has none).
             if report.problems.is_empty()
@@ -113,6 +113,7 @@ fn load_nodes(c: &Connection) -> Result<HashMap<i64, NodeRow>> {
 fn check_entries(
     c: &Connection,
     nodes: &HashMap<i64, NodeRow>,
+    live: i64,
     pinned: &HashMap<i64, i64>,
     report: &mut FsckReport,
 ) -> Result<HashMap<i64, Vec<i64>>> {
@@ -141,9 +142,9 @@ fn check_entries(
         *incoming.entry(child).or_default() += 1;
         children.entry(dir).or_default().push(child);
     }
-    if nodes.get(&ROOT_ID).is_none_or(|r| r.kind != 2) {
+    if nodes.get(&live).is_none_or(|r| r.kind != 2) {
         report.problems.push(format!(
-            "tree: the root (node {ROOT_ID}) is missing or not a directory"
+            "tree: the root (node {live}) is missing or not a directory"
         ));
     }
     let mut ids: Vec<_> = nodes.keys().copied().collect();
@@ -151,15 +152,14 @@ fn check_entries(
     for id in ids {
         let node = &nodes[&id];
         // The root has no entry; its count of one is the workspace's own.
-        // A pinned tree's root counts its holders (`snapshots::pin`).
-        let expected = if id == ROOT_ID {
-            1
-        } else if let Some(&holders) = pinned.get(&id) {
-            holders
+        // The live root counts one for the workspace, a pinned tree's root
+        // one per holder (`snapshots::pin`); a root can be both.
+        let expected = if id == live || pinned.contains_key(&id) {
+            i64::from(id == live) + pinned.get(&id).copied().unwrap_or(0)
         } else {
             incoming.get(&id).copied().unwrap_or(0)
         };
-        if (id == ROOT_ID || pinned.contains_key(&id)) && incoming.contains_key(&id) {
+        if (id == live || pinned.contains_key(&id)) && incoming.contains_key(&id) {
             report.problems.push(format!(
                 "tree: the root node {id} is listed inside a directory"
             ));
@@ -200,6 +200,7 @@ fn check_links(
 fn check_reachable(
     nodes: &HashMap<i64, NodeRow>,
     children: &HashMap<i64, Vec<i64>>,
+    live: i64,
     pinned: &HashMap<i64, i64>,
     report: &mut FsckReport,
 ) {
@@ -207,7 +208,7 @@ fn check_reachable(
     let mut state: HashMap<i64, u8> = HashMap::new();
     let mut roots: Vec<i64> = pinned.keys().copied().collect();
     roots.sort_unstable();
-    roots.insert(0, ROOT_ID);
+    roots.insert(0, live);
     for root in roots {
         if state.contains_key(&root) || !nodes.contains_key(&root) {
             continue;

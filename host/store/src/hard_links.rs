@@ -62,6 +62,11 @@ pub(crate) fn copy_dir_node(conn: &Connection, dir: i64) -> Result<i64> {
     copy_dir(conn, dir, &on_path, &mut clones)
 }
 
+/// Whether any hard-linked node is below directory `top`.
+pub(crate) fn has_links_below(conn: &Connection, top: i64) -> Result<bool> {
+    Ok(!dirs_above_links(conn, top)?.is_empty())
+}
+
 /// The directories from `top` (included) down to hard-linked nodes below
 /// it; empty when there are none. Walks up from every hard-linked node:
 /// by the rule above, each directory on the way has a single entry.

@@ -13,7 +13,6 @@ pub(crate) mod walk;
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::db::ROOT_ID;
 use crate::error::{Errno, FsError, Result};
 use crate::path::WsPath;
 use crate::snapshots;
@@ -68,7 +67,7 @@ impl TreeRef {
     /// The root node of the tree, in the caller's transaction.
     pub(crate) fn root(&self, c: &Connection) -> Result<i64> {
         match self {
-            TreeRef::Live => Ok(ROOT_ID),
+            TreeRef::Live => crate::tree::live_root(c),
             TreeRef::Snapshot(name) => snapshots::root_of(c, name),
             TreeRef::RunBefore(id) => run_tree(c, id, "tree_before"),
             TreeRef::RunAfter(id) => run_tree(c, id, "tree_after"),

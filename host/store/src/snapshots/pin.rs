@@ -1,21 +1,33 @@
-//! Pinned trees: copies of the root that hold the whole tree as it was.
+//! Pinned trees: roots that hold the whole tree as it was.
 //!
-//! Pinning is what `fs cp -r /` would do if the root could be copied: a new
-//! directory node names the root's children and takes a reference on each,
-//! so every node and chunk below is shared (copy-on-write: the next change
-//! through the live tree clones the nodes on its path, `tree::unshare`).
-//! The cost is O(entries in the root), whatever the tree holds.
+//! Pinning takes a reference on the live root node itself: O(1), whatever
+//! the tree holds. The live tree stays copy-on-write: the next change
+//! clones the shared root (`tree::unshare_root`, O(entries of `/`)), then
+//! the nodes on its path, as a change below an `fs cp -r` copy does. When
+//! the tree has hard links, a pin is a copy of the root instead, with the
+//! hard-linked nodes cloned (`hard_links::copy_dir_node`): a hard-linked
+//! node must never sit below a shared directory.
 //!
-//! A pinned root has no entry naming it; its `refs` counts its holders (a
-//! snapshot row, a run's before or after column), and `trees` lists it with
-//! the revision it was taken at. Two pins at one revision are one node.
+//! A pinned root's `refs` counts its holders (snapshot rows, runs' before
+//! and after columns), plus one while it is also the live root; `trees`
+//! lists it with the revision it was taken at. Two pins at one revision
+//! are one node.
 
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::db::ROOT_ID;
 use crate::error::Result;
 use crate::hard_links;
 use crate::tree;
+
+/// Whether any hard-linked node is below directory `dir`.
+fn has_hard_links(c: &Connection, dir: i64) -> Result<bool> {
+    let any = c
+        .prepare_cached("SELECT 1 FROM nodes WHERE nlink > 1 LIMIT 1")?
+        .query_row([], |_| Ok(()))
+        .optional()?
+        .is_some();
+    Ok(any && hard_links::has_links_below(c, dir)?)
+}
 
 /// The live tree as a pinned root, with one more holder. Reuses the pin of
 /// the current revision when there is one (the tree cannot have changed).
@@ -31,10 +43,19 @@ pub(crate) fn pin_live(c: &Connection) -> Result<i64> {
         hold(c, root)?;
         return Ok(root);
     }
-    let root = hard_links::copy_dir_node(c, ROOT_ID)?;
-    c.prepare_cached("UPDATE nodes SET refs = 1 WHERE id = ?1")?
-        .execute([root])?;
-    c.prepare_cached("INSERT INTO trees (root, rev) VALUES (?1, ?2)")?
+    let live = tree::live_root(c)?;
+    let root = if has_hard_links(c, live)? {
+        let copy = hard_links::copy_dir_node(c, live)?;
+        c.prepare_cached("UPDATE nodes SET refs = 1 WHERE id = ?1")?
+            .execute([copy])?;
+        copy
+    } else {
+        hold(c, live)?;
+        live
+    };
+    // The live root may be listed already (pinned at an earlier revision
+    // that changed nothing in the tree): keep its first revision.
+    c.prepare_cached("INSERT OR IGNORE INTO trees (root, rev) VALUES (?1, ?2)")?
         .execute([root, rev])?;
     Ok(root)
 }
@@ -46,46 +67,48 @@ pub(crate) fn hold(c: &Connection, root: i64) -> Result<()> {
     Ok(())
 }
 
-/// Drops one holder of `root`; the last one frees the tree's nodes and
-/// whatever chunks nothing else uses (`tree::release`).
+/// Drops one holder of `root` (its row must be gone already); the last one
+/// frees the tree's nodes and whatever chunks nothing else uses
+/// (`tree::release`), unless it is the live root, which stays.
 pub(crate) fn unpin(c: &Connection, root: i64) -> Result<()> {
     tree::release(c, root)?;
-    let gone = c
-        .prepare_cached("SELECT 1 FROM nodes WHERE id = ?1")?
-        .query_row([root], |_| Ok(()))
-        .optional()?
-        .is_none();
-    if gone {
+    if holder_count(c, root)? == 0 {
         c.prepare_cached("DELETE FROM trees WHERE root = ?1")?
             .execute([root])?;
     }
     Ok(())
 }
 
-/// Makes the live root name what pinned root `root` names: its entries
-/// are replaced, sharing the pinned tree's nodes. The root node itself
-/// stays (its id is the live tree's), taking the pinned root's mode and
-/// times. References to the new children are taken before the old ones
-/// are dropped, so nothing both trees share is freed on the way.
-pub(crate) fn restore_live(c: &Connection, root: i64) -> Result<()> {
-    let copy = hard_links::copy_dir_node(c, root)?;
-    let old: Vec<(String, i64)> = c
-        .prepare_cached("SELECT name, child FROM dentries WHERE dir = ?1")?
-        .query_map([ROOT_ID], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    c.prepare_cached("DELETE FROM dentries WHERE dir = ?1")?
-        .execute([ROOT_ID])?;
-    c.prepare_cached("UPDATE dentries SET dir = ?1 WHERE dir = ?2")?
-        .execute([ROOT_ID, copy])?;
-    c.prepare_cached(
-        "UPDATE nodes SET (mode, mtime_ns, atime_ns) =
-           (SELECT mode, mtime_ns, atime_ns FROM nodes WHERE id = ?2) WHERE id = ?1",
+fn holder_count(c: &Connection, root: i64) -> Result<i64> {
+    Ok(c.prepare_cached(
+        "SELECT (SELECT count(*) FROM snapshots WHERE root = ?1)
+              + (SELECT count(*) FROM runs WHERE tree_before = ?1)
+              + (SELECT count(*) FROM runs WHERE tree_after = ?1)",
     )?
-    .execute([ROOT_ID, copy])?;
-    c.prepare_cached("DELETE FROM nodes WHERE id = ?1")?
-        .execute([copy])?;
-    for (_, child) in old {
-        tree::release(c, child)?;
+    .query_row([root], |r| r.get(0))?)
+}
+
+/// Makes pinned root `root` the live tree: the live root becomes `root`
+/// itself, shared (O(1)), or a copy of it when hard links are below. The
+/// new root's reference is taken before the old one is dropped, so nothing
+/// both trees share is freed on the way.
+pub(crate) fn restore_live(c: &Connection, root: i64) -> Result<()> {
+    let old = tree::live_root(c)?;
+    let new = if has_hard_links(c, root)? {
+        let copy = hard_links::copy_dir_node(c, root)?;
+        c.prepare_cached("UPDATE nodes SET refs = 1 WHERE id = ?1")?
+            .execute([copy])?;
+        copy
+    } else {
+        hold(c, root)?;
+        root
+    };
+    c.prepare_cached("UPDATE workspace SET root = ?1 WHERE id = 1")?
+        .execute([new])?;
+    tree::release(c, old)?;
+    if old != new && holder_count(c, old)? == 0 {
+        c.prepare_cached("DELETE FROM trees WHERE root = ?1")?
+            .execute([old])?;
     }
     Ok(())
 }

@@ -12,7 +12,6 @@ use std::collections::{HashMap, HashSet};
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::db::ROOT_ID;
 use crate::error::Result;
 use crate::tree::NodeKind;
 use crate::workspace::Workspace;
@@ -81,8 +80,14 @@ impl Workspace {
                 .prepare_cached("SELECT name, root FROM snapshots ORDER BY created_ns, name")?
                 .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<rusqlite::Result<_>>()?;
-            let mut roots: Vec<i64> = vec![ROOT_ID];
-            roots.extend(super::pin::holders(c)?.into_iter().map(|(r, _)| r));
+            let live = crate::tree::live_root(c)?;
+            let mut roots: Vec<i64> = vec![live];
+            for (root, _) in super::pin::holders(c)? {
+                // The live root may be pinned too: one tree, counted once.
+                if !roots.contains(&root) {
+                    roots.push(root);
+                }
+            }
             // How many distinct trees use each chunk.
             let mut users: HashMap<i64, u32> = HashMap::new();
             let mut per_root: HashMap<i64, HashSet<i64>> = HashMap::new();
@@ -100,11 +105,12 @@ impl Workspace {
             let mut size = c.prepare_cached("SELECT size FROM chunks WHERE id = ?1")?;
             let mut out = Vec::new();
             for (name, root) in snaps {
-                // Snapshots sharing one pinned tree hold nothing alone.
-                let shared = c
-                    .prepare_cached("SELECT count(*) FROM snapshots WHERE root = ?1")?
-                    .query_row([root], |r| r.get::<_, i64>(0))?
-                    > 1;
+                // Snapshots sharing one pinned tree, or the live tree's
+                // root, hold nothing alone.
+                let shared = root == live
+                    || c.prepare_cached("SELECT count(*) FROM snapshots WHERE root = ?1")?
+                        .query_row([root], |r| r.get::<_, i64>(0))?
+                        > 1;
                 let mut space = SnapshotSpace {
                     name,
                     exclusive_chunks: 0,

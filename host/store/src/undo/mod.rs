@@ -14,7 +14,6 @@ use rusqlite::Connection;
 use serde::Serialize;
 
 use crate::clock::now_ns;
-use crate::db::ROOT_ID;
 use crate::diff::{run_tree, walk};
 use crate::error::{Errno, FsError, Result};
 use crate::path::WsPath;
@@ -44,7 +43,8 @@ enum Live {
 }
 
 fn live_at(c: &Connection, path: &WsPath) -> Result<Live> {
-    let mut dir = ROOT_ID;
+    let root = tree::live_root(c)?;
+    let mut dir = root;
     let parts = path.components();
     for (i, name) in parts.iter().enumerate() {
         let Some(node) = tree::lookup(c, dir, name)? else {
@@ -62,7 +62,7 @@ fn live_at(c: &Connection, path: &WsPath) -> Result<Live> {
         }
         dir = node.id;
     }
-    Ok(Live::Node(ROOT_ID))
+    Ok(Live::Node(root))
 }
 
 /// Sets the live entry at `path` (whose parent is a directory) to name

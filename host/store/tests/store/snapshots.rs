@@ -629,3 +629,63 @@ fn forks_start_from_the_same_state_and_stay_isolated_from_the_parent_and_each_ot
     );
     assert!(!dir.path().join("d.db").exists());
 }
+
+#[test]
+fn a_snapshot_shares_the_root_itself_and_every_kind_of_change_at_the_top_leaves_it_alone() {
+    let ws = ws();
+    for i in 0..20 {
+        put(&ws, &format!("/top{i}.txt"), &format!("{i}\n"));
+    }
+    put(&ws, "/dir/inner.txt", "inner\n");
+    let nodes = ws.usage().unwrap().nodes;
+    ws.snapshot("s", "").unwrap();
+    // O(1): not one node was made, whatever `/` holds.
+    assert_eq!(ws.usage().unwrap().nodes, nodes);
+    let tmp = tempfile::tempdir().unwrap();
+    let expected = export(&ws, &snap("s"), &tmp.path().join("s0"));
+    clean(&ws);
+
+    // Every kind of change that touches `/` itself.
+    ws.chmod("/", 0o700).unwrap();
+    put(&ws, "/top0.txt", "rewritten\n");
+    put(&ws, "/new.txt", "new\n");
+    ws.rename("/top1.txt", "/renamed.txt").unwrap();
+    rmrf(&ws, "/top2.txt");
+    ws.symlink("dir", "/link").unwrap();
+    ws.link("/top3.txt", "/hard").unwrap();
+    put(&ws, "/hard", "through a hard link\n");
+    ws.copy("/dir", "/dir2", true).unwrap();
+    put(&ws, "/dir/inner.txt", "changed inside\n");
+    ws.mkdir(
+        "/a/b/c",
+        &computer_store::MkdirOptions {
+            recursive: true,
+            mode: None,
+        },
+    )
+    .unwrap();
+    clean(&ws);
+    assert_eq!(get(&ws, "/top3.txt"), "through a hard link\n");
+    assert_eq!(export(&ws, &snap("s"), &tmp.path().join("s1")), expected);
+
+    // A second snapshot now has hard links to keep apart; restore the first.
+    ws.snapshot("t", "").unwrap();
+    put(&ws, "/hard", "after t\n");
+    assert_eq!(get(&ws, "/top3.txt"), "after t\n");
+    ws.snapshots().restore("s").unwrap();
+    clean(&ws);
+    assert_eq!(
+        export(&ws, &TreeRef::Live, &tmp.path().join("live")),
+        expected
+    );
+    // Restoring shares the snapshot's root: a change after it leaves s alone.
+    put(&ws, "/top0.txt", "after restore\n");
+    assert_eq!(export(&ws, &snap("s"), &tmp.path().join("s2")), expected);
+    ws.snapshots().restore("t").unwrap();
+    assert_eq!(get(&ws, "/hard"), "through a hard link\n");
+    put(&ws, "/hard", "linked again\n");
+    assert_eq!(get(&ws, "/top3.txt"), "linked again\n");
+    ws.snapshots().remove("s").unwrap();
+    ws.snapshots().remove("t").unwrap();
+    clean(&ws);
+}
