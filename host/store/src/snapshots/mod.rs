@@ -1,8 +1,8 @@
 //! Named snapshots ([`Workspace::snapshots`]): the whole tree and the
 //! workspace's settings at one moment, in O(1) time and space.
 //!
-//! A snapshot is a pinned tree (`pin.rs`: a copy of the root sharing every
-//! node and chunk) plus the settings (`settings.rs`). Runs are not part of
+//! A snapshot is a pinned tree (`pin.rs`: the live root node itself, shared
+//! copy-on-write) plus the settings (`settings.rs`). Runs are not part of
 //! it, and restoring one leaves run records alone. Each operation is one
 //! transaction: a crash leaves the snapshot either wholly there or absent.
 
@@ -235,7 +235,7 @@ impl Snapshots<'_> {
 
     /// Makes the live tree and the settings what snapshot `name` holds.
     /// Run records, the audit log and other snapshots are not touched.
-    /// One transaction, O(entries in the root): the tree is shared again.
+    /// One transaction, O(1): the live root becomes the snapshot's, shared.
     pub fn restore(&self, name: &str) -> Result<SnapshotInfo> {
         self.ws.audited(
             "snapshot_restore",

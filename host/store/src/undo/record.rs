@@ -2,8 +2,8 @@
 //! and the tree it ended with, as pinned trees (`snapshots::pin`), in the
 //! same transactions that create and finish its run record.
 //!
-//! A pin is O(entries in the root), and a run that changes nothing shares
-//! its before and after (same revision, same node). Old run trees are
+//! A pin is O(1) (a reference on the live root), and a run that changes
+//! nothing shares its before and after (same revision, same node). Old run trees are
 //! dropped once more than [`RUN_TREES_KEPT`] runs hold some, so the content
 //! they keep alive is bounded; `gc` drops them sooner.
 
