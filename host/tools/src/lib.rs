@@ -43,7 +43,6 @@ mod calls;
 mod cancel;
 mod definitions;
 mod format;
-mod history;
 mod locks;
 mod output;
 

@@ -19,6 +19,5 @@ mod open_modes;
 mod quota;
 mod readonly;
 mod search;
-mod snapshots;
 mod transfer;
 mod transfer_guard;

@@ -12,8 +12,7 @@ fn definitions_cover_every_tool_with_object_schemas() {
     assert_eq!(
         names,
         [
-            "read", "ls", "find", "grep", "diff", "write", "edit", "delete", "snapshot", "undo",
-            "exec"
+            "read", "ls", "find", "grep", "write", "edit", "delete", "exec"
         ]
     );
     for d in &defs {

@@ -11,5 +11,4 @@ mod definitions;
 mod dispatch_recording;
 mod exec;
 mod files;
-mod history;
 mod listing;
