@@ -88,6 +88,15 @@ fn wait_gives_a_jobs_exit_code_and_kill_ends_a_sleeping_one() {
 }
 
 #[test]
+fn timeout_ends_a_command_that_runs_too_long() {
+    // bashkit's `timeout` races the command against a timer on the shell's
+    // task: a command that blocked the shell ran to its end (exit 0).
+    same_as_bash(
+        r#"timeout 1 python3 -c 'import time; time.sleep(600)'; echo "timed out $?"; timeout 60 python3 -c 'print(42)'; echo "ok $?""#,
+    );
+}
+
+#[test]
 fn a_pipeline_can_be_a_job() {
     same_as_bash(
         r#"seq 1 20000 | python3 -c 'import sys; print(sum(int(l) for l in sys.stdin))' > sum.txt & seq 3 | wc -l; wait; cat sum.txt"#,

@@ -1,4 +1,5 @@
-//! Whether a script runs jobs beside its foreground (`cmd &`, `coproc`).
+//! Whether a script runs jobs beside its foreground (`cmd &`, `coproc`), or
+//! races a command against a timer (`timeout`).
 //!
 //! A command component normally runs only while the shell waits for it
 //! (`invocation.next`), so a durable run's host calls come in the script's
@@ -57,7 +58,7 @@ fn look(source: &str, cwd: &str) {
 }
 
 fn runs_jobs_within(source: &str, cwd: &str, depth: u32, missing: &mut bool) -> bool {
-    if script_runs_jobs(source) {
+    if script_runs_jobs(source) || races_a_timer(source) {
         return true;
     }
     depth > 0
@@ -78,6 +79,13 @@ fn script_runs_jobs(source: &str) -> bool {
     Parser::new(source)
         .parse()
         .is_ok_and(|script| any(&script.commands))
+}
+
+/// `timeout N cmd`: bashkit's `timeout` races the command against a timer
+/// on the shell's own task, which a command blocking the shell in `next`
+/// would never let fire.
+fn races_a_timer(source: &str) -> bool {
+    bashkit::analysis::analyze(source).is_ok_and(|a| a.commands_named("timeout").next().is_some())
 }
 
 /// A script a script runs.
@@ -224,6 +232,9 @@ mod tests {
         assert!(jobs("for i in 1 2; do (work $i) & done; wait"));
         assert!(jobs("coproc cat"));
         assert!(jobs("x | { y & }"));
+        assert!(races_a_timer("timeout 1 python3 slow.py"));
+        assert!(races_a_timer("if timeout 5 curl -s x; then :; fi"));
+        assert!(!races_a_timer("echo timeout; grep timeout f"));
     }
 
     #[test]
