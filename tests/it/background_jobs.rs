@@ -43,6 +43,25 @@ fn same_as_bash(script: &str) {
     assert_eq!(code, want_code, "script: {script}\nstderr: {stderr}");
 }
 
+/// `PROGRAM FILE` (a fixture of `tests/fixtures/background-jobs/`) on the
+/// host, in a fresh directory, against the same in a fresh workspace.
+fn same_as_host(program: &str, file: &str) {
+    let source = std::fs::read_to_string(
+        computer_tests::workspace_root()
+            .join("tests/fixtures/background-jobs")
+            .join(file),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(file), &source).unwrap();
+    let want = run_command(Command::new(program).arg(file).current_dir(dir.path()), b"");
+    let ws = Ws::new();
+    ws.ok_with(&["fs", "write", &format!("/{file}")], source.as_bytes());
+    let (got, code, stderr) = ours_in(&ws, &format!("{program} /{file}"));
+    assert_eq!(got, text(&want.stdout), "stderr: {stderr}");
+    assert_eq!(code, want.status.code(), "stderr: {stderr}");
+}
+
 /// A Python program that waits for the file `go` and then prints.
 const WAITS_FOR_GO: &str = r#"python3 -c 'import os, time
 while not os.path.exists("go"): time.sleep(0.01)
@@ -119,41 +138,13 @@ fn a_python_program_runs_beside_the_child_it_started() {
     // timeout, then terminates it: CPython's output on the host is the
     // oracle. Before children ran beside their parent, the parent's sleep
     // loop never saw the file and the run timed out.
-    let script = std::fs::read_to_string(
-        computer_tests::workspace_root().join("tests/fixtures/background-jobs/popen_beside.py"),
-    )
-    .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("p.py"), &script).unwrap();
-    let want = run_command(
-        Command::new("python3").arg("p.py").current_dir(dir.path()),
-        b"",
-    );
-    let ws = Ws::new();
-    ws.ok_with(&["fs", "write", "/p.py"], script.as_bytes());
-    let (got, code, stderr) = ours_in(&ws, "python3 /p.py");
-    assert_eq!(got, text(&want.stdout), "stderr: {stderr}");
-    assert_eq!(code, want.status.code(), "stderr: {stderr}");
+    same_as_host("python3", "popen_beside.py");
 }
 
 #[test]
 fn a_node_program_runs_beside_the_child_it_spawned() {
     // node 20 on the host is the oracle.
-    let script = std::fs::read_to_string(
-        computer_tests::workspace_root().join("tests/fixtures/background-jobs/spawn_beside.js"),
-    )
-    .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("s.js"), &script).unwrap();
-    let want = run_command(
-        Command::new("node").arg("s.js").current_dir(dir.path()),
-        b"",
-    );
-    let ws = Ws::new();
-    ws.ok_with(&["fs", "write", "/s.js"], script.as_bytes());
-    let (got, code, stderr) = ours_in(&ws, "node /s.js");
-    assert_eq!(got, text(&want.stdout), "stderr: {stderr}");
-    assert_eq!(code, want.status.code(), "stderr: {stderr}");
+    same_as_host("node", "spawn_beside.js");
 }
 
 /// Two jobs that each take 300 MiB, the second while the first holds its.

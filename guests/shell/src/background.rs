@@ -16,6 +16,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use bashkit::analysis::ScriptAnalysis;
 use bashkit::parser::{Command, CompoundCommand, ListOperator, Parser};
 
 use crate::computer::workspace::fs;
@@ -58,11 +59,19 @@ fn look(source: &str, cwd: &str) {
 }
 
 fn runs_jobs_within(source: &str, cwd: &str, depth: u32, missing: &mut bool) -> bool {
-    if script_runs_jobs(source) || races_a_timer(source) {
+    if script_runs_jobs(source) {
+        return true;
+    }
+    // One analysis for both questions below (a parse per question would
+    // repeat the work at every run's start).
+    let Ok(analysis) = bashkit::analysis::analyze(source) else {
+        return false;
+    };
+    if races_a_timer(&analysis) {
         return true;
     }
     depth > 0
-        && named_scripts(source).iter().any(|named| match named {
+        && named_scripts(&analysis).iter().any(|named| match named {
             Named::Inline(text) => runs_jobs_within(text, cwd, depth - 1, missing),
             Named::File(path) => match read_script(path, cwd) {
                 Ok(Some(text)) => runs_jobs_within(&text, cwd, depth - 1, missing),
@@ -84,8 +93,8 @@ fn script_runs_jobs(source: &str) -> bool {
 /// `timeout N cmd`: bashkit's `timeout` races the command against a timer
 /// on the shell's own task, which a command blocking the shell in `next`
 /// would never let fire.
-fn races_a_timer(source: &str) -> bool {
-    bashkit::analysis::analyze(source).is_ok_and(|a| a.commands_named("timeout").next().is_some())
+fn races_a_timer(analysis: &ScriptAnalysis) -> bool {
+    analysis.commands_named("timeout").next().is_some()
 }
 
 /// A script a script runs.
@@ -96,10 +105,7 @@ enum Named {
 
 /// The scripts `source` names with literal words: `bash FILE`, `sh -c
 /// TEXT`, `. FILE`, `source FILE`, `./FILE`.
-fn named_scripts(source: &str) -> Vec<Named> {
-    let Ok(analysis) = bashkit::analysis::analyze(source) else {
-        return Vec::new();
-    };
+fn named_scripts(analysis: &ScriptAnalysis) -> Vec<Named> {
     let mut out = Vec::new();
     for command in &analysis.commands {
         let Some(name) = command.name.as_deref() else {
@@ -202,9 +208,15 @@ mod tests {
         script_runs_jobs(script)
     }
 
+    fn analyzed(script: &str) -> ScriptAnalysis {
+        bashkit::analysis::analyze(script).unwrap()
+    }
+
     #[test]
     fn names_the_scripts_a_script_runs() {
-        let named = named_scripts("bash -x start.sh; sh -c 'srv &'; . ./env.sh; ./run.sh a; cat x");
+        let named = named_scripts(&analyzed(
+            "bash -x start.sh; sh -c 'srv &'; . ./env.sh; ./run.sh a; cat x",
+        ));
         let got: Vec<String> = named
             .iter()
             .map(|n| match n {
@@ -232,9 +244,11 @@ mod tests {
         assert!(jobs("for i in 1 2; do (work $i) & done; wait"));
         assert!(jobs("coproc cat"));
         assert!(jobs("x | { y & }"));
-        assert!(races_a_timer("timeout 1 python3 slow.py"));
-        assert!(races_a_timer("if timeout 5 curl -s x; then :; fi"));
-        assert!(!races_a_timer("echo timeout; grep timeout f"));
+        assert!(races_a_timer(&analyzed("timeout 1 python3 slow.py")));
+        assert!(races_a_timer(&analyzed(
+            "if timeout 5 curl -s x; then :; fi"
+        )));
+        assert!(!races_a_timer(&analyzed("echo timeout; grep timeout f")));
     }
 
     #[test]

@@ -330,9 +330,7 @@ impl HostTcpSocket for SocketsView<'_> {
         this: Resource<TcpSocket>,
         value: u64,
     ) -> SocketResult<()> {
-        if value == 0 {
-            return Err(ErrorCode::InvalidArgument.into());
-        }
+        let value = positive(value)?;
         let s = self.socket(&this)?;
         s.backlog = Some(value);
         match &s.state {
@@ -367,10 +365,7 @@ impl HostTcpSocket for SocketsView<'_> {
         this: Resource<TcpSocket>,
         value: Duration,
     ) -> SocketResult<()> {
-        if value == 0 {
-            return Err(ErrorCode::InvalidArgument.into());
-        }
-        self.socket(&this)?.keep_alive_idle = value;
+        self.socket(&this)?.keep_alive_idle = positive(value)?;
         Ok(())
     }
 
@@ -383,10 +378,7 @@ impl HostTcpSocket for SocketsView<'_> {
         this: Resource<TcpSocket>,
         value: Duration,
     ) -> SocketResult<()> {
-        if value == 0 {
-            return Err(ErrorCode::InvalidArgument.into());
-        }
-        self.socket(&this)?.keep_alive_interval = value;
+        self.socket(&this)?.keep_alive_interval = positive(value)?;
         Ok(())
     }
 
@@ -395,10 +387,7 @@ impl HostTcpSocket for SocketsView<'_> {
     }
 
     fn set_keep_alive_count(&mut self, this: Resource<TcpSocket>, value: u32) -> SocketResult<()> {
-        if value == 0 {
-            return Err(ErrorCode::InvalidArgument.into());
-        }
-        self.socket(&this)?.keep_alive_count = value;
+        self.socket(&this)?.keep_alive_count = positive(value)?;
         Ok(())
     }
 
@@ -407,10 +396,7 @@ impl HostTcpSocket for SocketsView<'_> {
     }
 
     fn set_hop_limit(&mut self, this: Resource<TcpSocket>, value: u8) -> SocketResult<()> {
-        if value == 0 {
-            return Err(ErrorCode::InvalidArgument.into());
-        }
-        self.socket(&this)?.hop_limit = value;
+        self.socket(&this)?.hop_limit = positive(value)?;
         Ok(())
     }
 
@@ -423,10 +409,7 @@ impl HostTcpSocket for SocketsView<'_> {
         this: Resource<TcpSocket>,
         value: u64,
     ) -> SocketResult<()> {
-        if value == 0 {
-            return Err(ErrorCode::InvalidArgument.into());
-        }
-        self.socket(&this)?.receive_buffer = value;
+        self.socket(&this)?.receive_buffer = positive(value)?;
         Ok(())
     }
 
@@ -435,10 +418,7 @@ impl HostTcpSocket for SocketsView<'_> {
     }
 
     fn set_send_buffer_size(&mut self, this: Resource<TcpSocket>, value: u64) -> SocketResult<()> {
-        if value == 0 {
-            return Err(ErrorCode::InvalidArgument.into());
-        }
-        self.socket(&this)?.send_buffer = value;
+        self.socket(&this)?.send_buffer = positive(value)?;
         Ok(())
     }
 
@@ -469,4 +449,13 @@ impl HostTcpSocket for SocketsView<'_> {
         self.table.delete(Resource::<Socket>::new_own(this.rep()))?;
         Ok(())
     }
+}
+
+/// `value`, or `invalid-argument` for zero (every socket option set here
+/// must be positive).
+fn positive<T: Default + PartialEq>(value: T) -> SocketResult<T> {
+    if value == T::default() {
+        return Err(ErrorCode::InvalidArgument.into());
+    }
+    Ok(value)
 }
