@@ -20,6 +20,10 @@ fi
 # sqlite3 (guests/sqlite3), embedded in the binary by computer-builtins.
 ./scripts/build-sqlite3.sh
 ./scripts/build-sqlite3.sh lint
+# git, the real program (GPL, from Debian's source package): installed in
+# target/programs beside the binaries, registered at run time, not embedded.
+./scripts/build-git.sh
+./scripts/build-git.sh lint
 
 echo "== cargo fmt --check"
 cargo fmt --all --check

@@ -30,13 +30,6 @@ const BUILTINS: &[BuiltIn] = &[
         "scripts/build-python.sh",
     ),
     (
-        "computer_git",
-        "COMPUTER_GIT_WASM",
-        "guests/target/wasm32-wasip2/release/git.wasm",
-        None,
-        "scripts/build-guests.sh",
-    ),
-    (
         "computer_curl",
         "COMPUTER_CURL_WASM",
         "guests/target/wasm32-wasip2/release/curl.wasm",
@@ -57,6 +50,13 @@ fn main() {
     let root = manifest.join("../..");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     println!("cargo::rerun-if-env-changed=COMPUTER_WITHOUT_GUESTS");
+    // Where this checkout's build scripts install the separate programs
+    // (scripts/build-git.sh): the last place programs.rs looks, so the
+    // binaries and tests of a checkout find them. Nothing is embedded.
+    println!(
+        "cargo::rustc-env=COMPUTER_CHECKOUT_PROGRAMS={}",
+        root.join("target/programs").display()
+    );
     let allow_missing = std::env::var_os("COMPUTER_WITHOUT_GUESTS").is_some_and(|v| v == "1");
     for (cfg, var, wasm, files, script) in BUILTINS {
         println!("cargo::rustc-check-cfg=cfg({cfg})");

@@ -2,6 +2,9 @@
 //! `register` puts them on a runtime; see README.md.
 
 mod blob;
+mod programs;
+
+pub use programs::{Program, installed_programs, programs_dir};
 
 use std::sync::Arc;
 
@@ -62,15 +65,6 @@ fn all() -> Vec<BuiltIn> {
             )),
             backend: Some(python_backend),
         },
-        #[cfg(computer_git)]
-        BuiltIn {
-            names: &["git"],
-            description: "git (output as git 2.39's, repositories in git's own format): init, add, commit, status, diff, log, show, branch, checkout/switch, restore, reset, merge, tag, rm, mv, config",
-            component: include_bytes!(env!("COMPUTER_GIT_WASM")),
-            sha256: env!("COMPUTER_GIT_WASM_SHA256"),
-            files: None,
-            backend: None,
-        },
         #[cfg(computer_curl)]
         BuiltIn {
             names: &["curl", "wget"],
@@ -100,15 +94,20 @@ pub fn built_in_backends() -> Vec<&'static str> {
         .collect()
 }
 
-/// The names of the commands this binary has built in.
+/// The names of the commands this binary has built in, and of the
+/// programs installed beside it (`git`).
 pub fn built_in() -> Vec<&'static str> {
-    all().iter().flat_map(|b| b.names.iter().copied()).collect()
+    let mut names: Vec<&'static str> = all().iter().flat_map(|b| b.names.iter().copied()).collect();
+    names.extend(installed_programs().iter().map(|p| p.name));
+    names
 }
 
 /// Registers every built-in command on `runtime` (a workspace's own
-/// command of the same name still wins), and the backends their components
-/// also serve (`python`). Nothing is compiled or copied here.
+/// command of the same name still wins), the backends their components
+/// also serve (`python`), and the programs installed beside the binary
+/// (`git`, see programs.rs). Nothing is compiled or copied here.
 pub fn register(runtime: &Runtime) -> Result<(), ExecError> {
+    programs::register(runtime)?;
     for b in all() {
         let mounts = match b.files {
             None => Vec::new(),

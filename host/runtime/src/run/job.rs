@@ -435,7 +435,11 @@ impl Job {
             None if state.limiter.hit => {
                 Outcome::failed(self.names().memory_exceeded(self.limits.memory_bytes))
             }
-            None => Outcome::failed(format!("guest trapped: {}", trap_summary(&e))),
+            None => {
+                // The summary drops the wasm backtrace; a guest's author wants it.
+                tracing::debug!(run = %self.run_id, "guest trapped: {e:?}");
+                Outcome::failed(format!("guest trapped: {}", trap_summary(&e)))
+            }
         }
     }
 }

@@ -54,6 +54,15 @@ pub(crate) fn mtime_of(t: NewTimestamp) -> Option<u64> {
     }
 }
 
+/// A new timestamp as the journal records it: (0 no change | 1 now | 2 at, ns).
+fn timestamp_arg(t: NewTimestamp) -> (u8, u64) {
+    match t {
+        NewTimestamp::NoChange => (0, 0),
+        NewTimestamp::Now => (1, 0),
+        t @ NewTimestamp::Timestamp(_) => (2, mtime_of(t).unwrap_or(0)),
+    }
+}
+
 fn is_missing(e: &wasmtime_wasi::p2::FsError) -> bool {
     matches!(e.downcast_ref(), Some(ErrorCode::NoEntry))
 }
@@ -230,13 +239,18 @@ impl WasiFs {
     ) -> Res<()> {
         let d = self.get(fd)?;
         let store = d.tree.store()?;
-        let (atime, mtime) = (mtime_of(atime), mtime_of(mtime));
-        if atime.is_none() && mtime.is_none() {
+        if matches!(
+            (atime, mtime),
+            (NewTimestamp::NoChange, NewTimestamp::NoChange)
+        ) {
             return Ok(());
         }
-        let args = (full, atime, mtime, follow);
+        // The journal records "now" as asked, not the clock's reading: a
+        // replay asks for "now" again at another time (git's freshen_file
+        // is `utime(path, NULL)`), and must still match.
+        let args = (full, timestamp_arg(atime), timestamp_arg(mtime), follow);
         store.mutate("wasi.set-times", &args, &[], |ws| {
-            ws.set_times(full, atime, mtime, follow)
+            ws.set_times(full, mtime_of(atime), mtime_of(mtime), follow)
         })
     }
 
