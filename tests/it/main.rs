@@ -39,6 +39,7 @@ mod first_hour;
 mod git_corpus;
 mod git_durable;
 mod git_escapes;
+mod git_http;
 mod hardening;
 mod js_cases;
 mod js_fetch;

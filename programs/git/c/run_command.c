@@ -278,6 +278,13 @@ static enum stream_kind kind_of(int fd, int none, int *keep)
 	return STREAM_FD;
 }
 
+/* git's programs that are not builtins but are in this one (main.rs). */
+static int linked_program(const char *name)
+{
+	return !strcmp(name, "git-sh-i18n--envsubst") || !strcmp(name, "git-remote-http") ||
+	       !strcmp(name, "git-remote-https");
+}
+
 /* Whether the shell has a utility `name` (`command -v`). */
 static int shell_knows(const char *name, struct strvec *env, const char *cwd)
 {
@@ -327,7 +334,7 @@ int start_command(struct child_process *cmd)
 	trace_argv_printf(argv.v, "trace: run_command:");
 	/* git's programs that are not builtins are linked into this one
 	 * program too, which looks at the name it is called by (main.rs). */
-	id = computer_git_spawn(!strcmp(argv.v[0], "git-sh-i18n--envsubst") ? "git" : argv.v[0],
+	id = computer_git_spawn(linked_program(argv.v[0]) ? "git" : argv.v[0],
 				argv.v, argv.nr, env.v, env.nr, cwd.buf, &why);
 	if (id == -1 && shell_knows(argv.v[0], &env, cwd.buf)) {
 		/* `true`, `cat`, `sed`: the shell's own utilities are no

@@ -282,7 +282,7 @@ ssize_t vfd_read(int fd, void *buf, size_t len)
 	struct buffer *b;
 	switch (v->kind) {
 	case VFD_ALIAS:
-		return __real_read(v->real, buf, len);
+		return read(v->real, buf, len); /* the wrapped read: real may be a vfd */
 	case VFD_MEM_R:
 		if (v->pipe->buf.len == v->pipe->buf.off && v->pipe->produce) {
 			void (*produce)(void *) = v->pipe->produce;
@@ -321,7 +321,7 @@ ssize_t vfd_write(int fd, const void *buf, size_t len)
 	struct vfd *v = &table[fd - VFD_BASE];
 	switch (v->kind) {
 	case VFD_ALIAS:
-		return __real_write(v->real, buf, len);
+		return write(v->real, buf, len);
 	case VFD_MEM_W:
 		if (!v->pipe->readers) {
 			errno = EPIPE;
@@ -349,8 +349,8 @@ int vfd_close(int fd)
 	struct vfd *v = &table[fd - VFD_BASE];
 	switch (v->kind) {
 	case VFD_ALIAS:
-		/* The descriptor it stands for stays open: wasi-libc has no
-		 * dup, so this was never a second open file. */
+		/* The descriptor it stands for stays open: this was never a
+		 * second open file (wasi-libc has no dup). */
 		break;
 	case VFD_MEM_R:
 		if (!--v->pipe->readers && !v->pipe->writers) {

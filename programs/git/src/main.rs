@@ -5,6 +5,7 @@
 
 mod children;
 mod files;
+mod remote_http;
 
 use std::ffi::{CString, c_char, c_int};
 
@@ -16,6 +17,7 @@ wit_bindgen::generate!({
             import computer:workspace/fs@0.1.0;
             import computer:workspace/commands@0.1.0;
             import computer:workspace/process@0.1.0;
+            import wasi:http/outgoing-handler@0.2.12;
         }
     ",
     path: "../../wit",
@@ -43,6 +45,10 @@ fn main() {
     let mut argv: Vec<*const c_char> = args.iter().map(|a| a.as_ptr()).collect();
     argv.push(std::ptr::null());
     let called = args.first().map(|a| a.as_bytes()).unwrap_or_default();
+    if called.ends_with(b"git-remote-http") || called.ends_with(b"git-remote-https") {
+        let args: Vec<String> = std::env::args().collect();
+        computer_git_exit(remote_http::main(&args));
+    }
     let main = if called.ends_with(b"git-sh-i18n--envsubst") {
         envsubst_cmd_main
     } else {
