@@ -240,3 +240,51 @@ fn a_host_off_the_allow_list_is_refused_and_nothing_is_written() {
         text(&ls.stdout)
     );
 }
+
+#[test]
+fn a_redirect_is_followed_on_the_allow_list_and_refused_off_it() {
+    let root = tempfile::tempdir().unwrap();
+    seeded(root.path());
+    let backend = Backend::start(root.path());
+    let ws = Ws::new();
+    let out = run(
+        &ws,
+        &["net", "allow", &format!("127.0.0.1:{}", backend.port)],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        describe(&["net", "allow"], &out)
+    );
+
+    // Moved on the same (allowed) host: git follows it and clones.
+    let moved = format!("http://127.0.0.1:{}/moved/repo.git", backend.port);
+    let log = exec_ok(
+        &ws,
+        &format!("{IDENTITY} git clone -q {moved} /one && git -C /one log --format=%s"),
+    );
+    assert_eq!(log, "second\nfirst\n");
+
+    // Moved to a host that is not allowed: refused, nothing cloned, and
+    // nothing asked of the other host.
+    let away = format!("http://127.0.0.1:{}/away/repo.git", backend.port);
+    let out = run(
+        &ws,
+        &[
+            "exec",
+            &format!("{IDENTITY} git clone {away} /two; echo exit $?; ls /two"),
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("exit 128"), "{}", describe(&["exec"], &out));
+    assert!(
+        text(&out.stderr).contains("allow-list"),
+        "{}",
+        describe(&["exec"], &out)
+    );
+    let requests = std::fs::read_to_string(&backend.log).unwrap();
+    assert!(
+        !requests.contains("127.0.0.2"),
+        "the other host was asked: {requests}"
+    );
+}

@@ -29,6 +29,7 @@ struct Remote {
 struct Reply {
     status: u16,
     content_type: String,
+    location: Option<String>,
     body: Vec<u8>,
 }
 
@@ -114,12 +115,15 @@ impl Remote {
             _ => fatal(&format!("unable to access '{}/': no response", self.url)),
         };
         let status = response.status();
-        let content_type = response
-            .headers()
-            .get("content-type")
-            .first()
-            .map(|v| String::from_utf8_lossy(v).into_owned())
-            .unwrap_or_default();
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .first()
+                .map(|v| String::from_utf8_lossy(v).into_owned())
+        };
+        let content_type = header("content-type").unwrap_or_default();
+        let location = header("location");
         let Ok(incoming) = response.consume() else {
             fatal("cannot read the response");
         };
@@ -142,23 +146,51 @@ impl Remote {
         Reply {
             status,
             content_type,
+            location,
             body,
         }
     }
 
     /// The ref advertisement of `service` (`GET info/refs`), as
     /// remote-curl checks it; protocol v2 when `v2`.
-    fn discover(&self, service: &str, v2: bool) -> Vec<u8> {
+    /// A redirect of the first request moves the whole remote, as git's
+    /// `http.followRedirects=initial` does; the host checks each new host
+    /// against the allow-list.
+    fn discover(&mut self, service: &str, v2: bool) -> Vec<u8> {
         let mut headers = vec![("Accept", "*/*"), ("Pragma", "no-cache")];
         if v2 {
             headers.push(("Git-Protocol", "version=2"));
         }
-        let reply = self.request(
-            Method::Get,
-            &format!("/info/refs?service={service}"),
-            &headers,
-            &[],
-        );
+        let suffix = format!("/info/refs?service={service}");
+        let mut reply = self.request(Method::Get, &suffix, &headers, &[]);
+        for _ in 0..5 {
+            let Some(to) = reply
+                .location
+                .clone()
+                .filter(|_| (301..=308).contains(&reply.status))
+            else {
+                break;
+            };
+            let absolute = if to.starts_with("http://") || to.starts_with("https://") {
+                to.clone()
+            } else {
+                let scheme = if matches!(self.scheme, Scheme::Https) {
+                    "https"
+                } else {
+                    "http"
+                };
+                format!("{scheme}://{}{to}", self.authority)
+            };
+            let Some(base) = absolute.strip_suffix(&suffix) else {
+                fatal(&format!(
+                    "unable to update url base from redirection:\n  asked for: {}{suffix}\n   redirect: {absolute}",
+                    self.url
+                ));
+            };
+            eprintln!("warning: redirecting to {base}/");
+            *self = parse(base);
+            reply = self.request(Method::Get, &suffix, &headers, &[]);
+        }
         match reply.status {
             200 => {}
             401 | 403 => fatal(&format!("Authentication failed for '{}/'", self.url)),
@@ -223,7 +255,7 @@ fn read_packet(input: &mut impl Read, out: &mut Vec<u8>) -> Option<usize> {
     Some(len)
 }
 
-fn stateless_connect(remote: &Remote, service: &str) {
+fn stateless_connect(remote: &mut Remote, service: &str) {
     let advertisement = remote.discover(service, true);
     let mut out = std::io::stdout().lock();
     if !advertisement.starts_with(b"000eversion 2\n") {
@@ -255,7 +287,7 @@ fn stateless_connect(remote: &Remote, service: &str) {
 
 /// `push` lines up to a blank one: runs `git send-pack --stateless-rpc`
 /// against the remote, answering git with its per-ref status.
-fn push(remote: &Remote, specs: &[String], options: &[(String, String)]) {
+fn push(remote: &mut Remote, specs: &[String], options: &[(String, String)]) {
     let heads = remote.discover("git-receive-pack", false);
     let mut argv: Vec<String> = ["git", "send-pack", "--stateless-rpc", "--helper-status"]
         .map(String::from)
@@ -409,7 +441,7 @@ fn list_refs(advertisement: &[u8]) -> Vec<u8> {
 /// The helper's main: `git-remote-http(s) REMOTE URL`, commands on stdin.
 pub fn main(args: &[String]) -> i32 {
     let url = args.get(2).or(args.get(1)).cloned().unwrap_or_default();
-    let remote = parse(&url);
+    let mut remote = parse(&url);
     let mut input = std::io::BufReader::new(std::io::stdin().lock());
     let mut options: Vec<(String, String)> = Vec::new();
     let mut pushes: Vec<String> = Vec::new();
@@ -434,7 +466,7 @@ pub fn main(args: &[String]) -> i32 {
         } else if let Some(service) = cmd.strip_prefix("stateless-connect ") {
             drop(out);
             drop(input);
-            stateless_connect(&remote, service);
+            stateless_connect(&mut remote, service);
             return 0;
         } else if cmd == "list for-push" || cmd == "list" {
             // `list` is for fetching without protocol v2; git asks it only
@@ -451,7 +483,7 @@ pub fn main(args: &[String]) -> i32 {
         } else if cmd.is_empty() {
             if !pushes.is_empty() {
                 drop(out);
-                push(&remote, &pushes, &options);
+                push(&mut remote, &pushes, &options);
                 pushes.clear();
                 continue;
             }
