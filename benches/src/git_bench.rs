@@ -1,4 +1,4 @@
-//! git (built into the binary, `computer-builtins`) against the machine's
+//! git (the real program, registered from `target/programs/git`) against the machine's
 //! git 2.39 (`/usr/bin/git`), side by side in this process on the same
 //! repositories: ours in a workspace whose SQLite file is on tmpfs, run as
 //! `command`-backend runs (recorded and durable, what an agent's `exec` of

@@ -50,7 +50,7 @@ enum Suite {
     Inrun,
     /// python3 (built in) against native CPython: warm start, imports, CPU, a CSV (needs scripts/build-python.sh)
     Python,
-    /// git (built in) against native git 2.39: status, add + commit, log, diff, init (needs scripts/build-guests.sh)
+    /// git (the real program) against native git 2.39: status, add + commit, log, diff, init (needs scripts/build-git.sh)
     Git,
     /// node (the JS guest as a command) against node 20: warm start, require('lodash'), marked (npm installs the packages)
     Node,
