@@ -21,7 +21,8 @@ fn main() {
     // children's pipes.
     for sym in [
         "_Exit", "lstat", "stat", "fstat", "open", "read", "write", "readv", "writev", "close",
-        "chmod", "fchmod", "fcntl", "poll",
+        "chmod", "fchmod", "fcntl", "poll", "unlink", "rename", "mkdir", "rmdir", "symlink",
+        "link",
     ] {
         println!("cargo:rustc-link-arg=--wrap={sym}");
     }

@@ -21,6 +21,8 @@
 
 extern char **environ;
 
+void computer_git_forget_all(void);
+
 /* git's atexit (git-compat-util.h, NO_PTHREADS): run-command.c keeps a list
  * a forked child can clear; nothing forks here. */
 #undef atexit
@@ -415,6 +417,8 @@ static int finish(struct child_process *cmd)
 		return -1;
 	}
 	code = vchild_wait(c);
+	/* It may have changed files' modes behind the cache (files.rs). */
+	computer_git_forget_all();
 	if (code == 127 && !cmd->silent_exec_failure)
 		; /* the child said why itself */
 	if (cmd->out > 0 && !is_vfd(cmd->out) && !cmd->no_stdout && c->out_kind == STREAM_FD)

@@ -88,6 +88,53 @@ int __wrap_fstat(int fd, struct stat *st)
 	return r;
 }
 
+void computer_git_forget(const char *path);
+int __real_unlink(const char *path);
+int __real_rename(const char *from, const char *to);
+int __real_mkdir(const char *path, mode_t mode);
+int __real_rmdir(const char *path);
+int __real_symlink(const char *target, const char *path);
+int __real_link(const char *from, const char *to);
+
+/* Calls that change a directory's entries: their names leave the mode
+ * cache (files.rs). */
+int __wrap_unlink(const char *path)
+{
+	computer_git_forget(path);
+	return __real_unlink(path);
+}
+
+int __wrap_rename(const char *from, const char *to)
+{
+	computer_git_forget(from);
+	computer_git_forget(to);
+	return __real_rename(from, to);
+}
+
+int __wrap_mkdir(const char *path, mode_t mode)
+{
+	computer_git_forget(path);
+	return __real_mkdir(path, mode);
+}
+
+int __wrap_rmdir(const char *path)
+{
+	computer_git_forget(path);
+	return __real_rmdir(path);
+}
+
+int __wrap_symlink(const char *target, const char *path)
+{
+	computer_git_forget(path);
+	return __real_symlink(target, path);
+}
+
+int __wrap_link(const char *from, const char *to)
+{
+	computer_git_forget(to);
+	return __real_link(from, to);
+}
+
 int __wrap_open(const char *path, int flags, ...)
 {
 	mode_t mode = 0;
@@ -98,6 +145,8 @@ int __wrap_open(const char *path, int flags, ...)
 		mode = va_arg(ap, int);
 		va_end(ap);
 	}
+	if (flags & O_CREAT)
+		computer_git_forget(path);
 	fd = __real_open(path, flags, mode);
 	/* WASI ignores the mode of a new file; the workspace keeps one. */
 	if (fd >= 0 && (flags & O_CREAT) && (mode & 0111))

@@ -1,7 +1,8 @@
 //! What git asks of files that wasi:filesystem cannot answer: permission
 //! bits (computer:workspace/fs has them), and the user (process).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::ffi::{CStr, c_char, c_int, c_uint};
 use std::path::{Component, Path, PathBuf};
 
@@ -9,6 +10,66 @@ use crate::computer::workspace::{fs, process};
 
 thread_local! {
     static UMASK: Cell<u32> = const { Cell::new(0o022) };
+    /// Permission bits and kinds of the entries of directories read whole
+    /// (one `fs.readdir` instead of one `fs.lstat` a file: git `lstat`s
+    /// in index order, a directory at a time). A name this process
+    /// changes (created, removed, renamed, chmod) is dropped from its
+    /// directory's map and asked for by itself after that; everything is
+    /// forgotten when a child (hook, editor, subcommand) has run.
+    static MODES: RefCell<HashMap<String, HashMap<String, (u32, bool)>>> =
+        RefCell::new(HashMap::new());
+}
+
+fn split(path: &str) -> (&str, &str) {
+    match path.rfind('/') {
+        Some(0) => ("/", &path[1..]),
+        Some(i) => (&path[..i], &path[i + 1..]),
+        None => ("/", path),
+    }
+}
+
+/// The mode of `path` from its directory's listing, reading the listing
+/// the first time; `None` when the listing does not say (a name changed
+/// since, a symlink to follow, an unreadable directory).
+fn cached_mode(path: &str, follow: bool) -> Option<u32> {
+    let (dir, name) = split(path);
+    MODES.with_borrow_mut(|all| {
+        if !all.contains_key(dir) {
+            let listing = fs::readdir(dir, 0, None).ok()?;
+            let entries = listing
+                .into_iter()
+                .map(|e| (e.name, (e.mode, matches!(e.kind, fs::NodeKind::Symlink))))
+                .collect();
+            all.insert(dir.to_owned(), entries);
+        }
+        match all.get(dir)?.get(name) {
+            Some((_, true)) if follow => None,
+            Some((mode, _)) => Some(*mode),
+            None => None,
+        }
+    })
+}
+
+/// `path` (as C names it) changes: its directory's listing no longer
+/// speaks for it.
+#[unsafe(no_mangle)]
+pub extern "C" fn computer_git_forget(path: *const c_char) {
+    if let Some(path) = absolute(path) {
+        let (dir, name) = split(&path);
+        MODES.with_borrow_mut(|all| {
+            if let Some(entries) = all.get_mut(dir) {
+                entries.remove(name);
+            }
+            // A directory's own listing goes with it (rename, rmdir).
+            all.retain(|d, _| !(d == &path || d.starts_with(&format!("{path}/"))));
+        });
+    }
+}
+
+/// A child ran: it may have changed anything.
+#[unsafe(no_mangle)]
+pub extern "C" fn computer_git_forget_all() {
+    MODES.with_borrow_mut(HashMap::clear);
 }
 
 /// `path` as the workspace names it: absolute, without `.` and `..`.
@@ -43,6 +104,10 @@ pub extern "C" fn computer_git_mode(
     let Some(path) = absolute(path) else {
         return -1;
     };
+    if let Some(m) = cached_mode(&path, follow != 0) {
+        unsafe { *mode = m };
+        return 0;
+    }
     let stat = if follow != 0 {
         fs::stat(&path)
     } else {
@@ -59,6 +124,7 @@ pub extern "C" fn computer_git_mode(
 
 #[unsafe(no_mangle)]
 pub extern "C" fn computer_git_chmod(path: *const c_char, mode: c_uint) -> c_int {
+    computer_git_forget(path);
     let Some(path) = absolute(path) else {
         return -1;
     };
