@@ -159,7 +159,11 @@ git_flags="$(sed -e 's/^clang-19 -o hex.o -c -MF [^ ]* -MQ hex.o -MMD -MP//' -e 
 compile() { # compile SOURCE OBJECT [EXTRA...]
   local src=$1 obj=$2
   shift 2
-  (cd "$GIT_SRC" && eval "clang-19 -c $git_flags \"\$@\" \"$src\" -o \"$obj\"")
+  # Warnings (git-compat-util.h redefines _XOPEN_SOURCE) go to the log.
+  (cd "$GIT_SRC" && eval "clang-19 -c $git_flags \"\$@\" \"$src\" -o \"$obj\"") 2>>"$BUILD/make.log" || {
+    tail -20 "$BUILD/make.log" >&2
+    exit 1
+  }
 }
 compile common-main.c "$OBJ/common-main-wasi.o" -Dmain=git_main
 # git's one non-builtin program its shell scripts need, in the same binary.

@@ -16,9 +16,11 @@ thread_local! {
     /// changes (created, removed, renamed, chmod) is dropped from its
     /// directory's map and asked for by itself after that; everything is
     /// forgotten when a child (hook, editor, subcommand) has run.
-    static MODES: RefCell<HashMap<String, HashMap<String, (u32, bool)>>> =
-        RefCell::new(HashMap::new());
+    static MODES: RefCell<HashMap<String, Listing>> = RefCell::new(HashMap::new());
 }
+
+/// A directory's entries: name -> (permission bits, is a symlink).
+type Listing = HashMap<String, (u32, bool)>;
 
 fn split(path: &str) -> (&str, &str) {
     match path.rfind('/') {
