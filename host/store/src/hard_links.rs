@@ -47,6 +47,26 @@ pub(crate) fn copy_source(conn: &Connection, id: i64) -> Result<i64> {
     copy_dir(conn, id, &on_path, &mut clones)
 }
 
+/// A new directory like directory `dir`, naming what it names: a pinned
+/// tree (a snapshot, a run's before and after) or the root being restored
+/// from one. Shares every child but the hard-linked nodes below, which are
+/// cloned as a copy clones them. Costs O(entries of `dir`) plus the paths
+/// to hard links, not O(tree). The new node has no reference yet.
+pub(crate) fn copy_dir_node(conn: &Connection, dir: i64) -> Result<i64> {
+    let on_path = dirs_above_links(conn, dir)?;
+    if on_path.is_empty() {
+        let node = tree::get_node(conn, dir)?;
+        return Ok(tree::clone_node(conn, &node)?.id);
+    }
+    let mut clones = HashMap::new();
+    copy_dir(conn, dir, &on_path, &mut clones)
+}
+
+/// Whether any hard-linked node is below directory `top`.
+pub(crate) fn has_links_below(conn: &Connection, top: i64) -> Result<bool> {
+    Ok(!dirs_above_links(conn, top)?.is_empty())
+}
+
 /// The directories from `top` (included) down to hard-linked nodes below
 /// it; empty when there are none. Walks up from every hard-linked node:
 /// by the rule above, each directory on the way has a single entry.

@@ -16,7 +16,6 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 
 use crate::content;
-use crate::db::ROOT_ID;
 use crate::error::{Errno, FsError, Result};
 use crate::path::WsPath;
 
@@ -116,13 +115,15 @@ pub(crate) struct Step {
 /// A resolved path: every component from the root down, after symlinks.
 #[derive(Debug, Clone)]
 pub(crate) struct Chain {
+    /// The live root the path was resolved from (`live_root`).
+    pub root: i64,
     pub steps: Vec<Step>,
 }
 
 impl Chain {
     /// Id of the node the chain ends at.
     pub fn id(&self) -> i64 {
-        self.steps.last().map_or(ROOT_ID, |s| s.node.id)
+        self.steps.last().map_or(self.root, |s| s.node.id)
     }
 
     pub fn kind(&self) -> NodeKind {
@@ -155,6 +156,14 @@ pub(crate) enum Lookup {
     },
 }
 
+/// The live tree's root node: node 1 until a snapshot shares the root and
+/// a change clones it (`unshare_root`).
+pub(crate) fn live_root(conn: &Connection) -> Result<i64> {
+    Ok(conn
+        .prepare_cached("SELECT root FROM workspace WHERE id = 1")?
+        .query_row([], |r| r.get(0))?)
+}
+
 pub(crate) fn get_node(conn: &Connection, id: i64) -> Result<Node> {
     let mut stmt = conn.prepare_cached(concat!(
         "SELECT ",
@@ -179,6 +188,7 @@ pub(crate) fn lookup(conn: &Connection, dir: i64, name: &str) -> Result<Option<N
 /// component is followed only when `follow_last`.
 pub(crate) fn resolve(conn: &Connection, path: &WsPath, follow_last: bool) -> Result<Lookup> {
     let shown = path.to_string();
+    let root = live_root(conn)?;
     let mut queue: VecDeque<String> = path.components().iter().cloned().collect();
     let mut steps: Vec<Step> = Vec::new();
     let mut hops = 0u32;
@@ -193,14 +203,14 @@ pub(crate) fn resolve(conn: &Connection, path: &WsPath, follow_last: bool) -> Re
         }
         let (dir_id, dir_kind) = steps
             .last()
-            .map_or((ROOT_ID, NodeKind::Directory), |s| (s.node.id, s.node.kind));
+            .map_or((root, NodeKind::Directory), |s| (s.node.id, s.node.kind));
         if dir_kind != NodeKind::Directory {
             return Err(FsError::new(Errno::ENOTDIR, &shown));
         }
         let Some(node) = lookup(conn, dir_id, &name)? else {
             if queue.is_empty() {
                 return Ok(Lookup::Missing {
-                    parent: Chain { steps },
+                    parent: Chain { root, steps },
                     name,
                 });
             }
@@ -237,7 +247,7 @@ pub(crate) fn resolve(conn: &Connection, path: &WsPath, follow_last: bool) -> Re
             node,
         });
     }
-    Ok(Lookup::Found(Chain { steps }))
+    Ok(Lookup::Found(Chain { root, steps }))
 }
 
 /// Resolves a path that must exist.
@@ -400,6 +410,7 @@ pub(crate) fn private_child(conn: &Connection, dir: i64, name: &str, node: Node)
 /// Makes every node on `chain` private to this path, so it can be changed.
 /// `through` is how many steps (from the root) must be private.
 pub(crate) fn unshare(conn: &Connection, chain: &mut Chain, through: usize) -> Result<()> {
+    unshare_root(conn, chain)?;
     let through = through.min(chain.steps.len());
     for i in 0..through {
         if !chain.steps[i].node.is_shared() {
@@ -419,6 +430,47 @@ pub(crate) fn unshare(conn: &Connection, chain: &mut Chain, through: usize) -> R
                 next.node.refs += 1;
             }
         }
+    }
+    Ok(())
+}
+
+/// Makes the live root private before anything below it changes: a
+/// snapshot (or a run's tree) may hold the root node itself, which is what
+/// makes taking one O(1). The clone names the same children (each one
+/// more reference, so they are shared in turn) and becomes the live root;
+/// the old root stays with its holders. A chain resolved before another
+/// chain's unshare cloned the root is moved onto the new one.
+fn unshare_root(conn: &Connection, chain: &mut Chain) -> Result<()> {
+    // One query on every change: the root and whether anything shares it.
+    let (live, refs): (i64, i64) = conn
+        .prepare_cached(
+            "SELECT w.root, n.refs FROM workspace w JOIN nodes n ON n.id = w.root WHERE w.id = 1",
+        )?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    if chain.root != live {
+        chain.root = live;
+        if let Some(first) = chain.steps.first_mut()
+            && let Some(node) = lookup(conn, live, &first.name)?
+        {
+            first.parent = live;
+            first.node = node;
+        }
+    }
+    if refs <= 1 {
+        return Ok(());
+    }
+    let root = get_node(conn, live)?;
+    let clone = clone_node(conn, &root)?;
+    conn.prepare_cached("UPDATE nodes SET refs = 1 WHERE id = ?1")?
+        .execute([clone.id])?;
+    conn.prepare_cached("UPDATE workspace SET root = ?1 WHERE id = 1")?
+        .execute([clone.id])?;
+    release(conn, root.id)?;
+    chain.root = clone.id;
+    if let Some(first) = chain.steps.first_mut() {
+        first.parent = clone.id;
+        // The clone took a reference on every child.
+        first.node.refs += 1;
     }
     Ok(())
 }

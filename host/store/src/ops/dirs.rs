@@ -150,7 +150,10 @@ fn mkdir_p_mode(
     last_is_target: bool,
 ) -> Result<()> {
     let comps = p.components();
-    let mut chain = tree::Chain { steps: Vec::new() };
+    let mut chain = tree::Chain {
+        root: tree::live_root(c)?,
+        steps: Vec::new(),
+    };
     for (i, name) in comps.iter().enumerate() {
         let is_last = i + 1 == comps.len();
         let not_dir = |kind: NodeKind| {

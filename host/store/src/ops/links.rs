@@ -4,7 +4,6 @@
 use rusqlite::params;
 
 use crate::clock::now_ns;
-use crate::db::ROOT_ID;
 use crate::error::{Errno, FsError, Result};
 use crate::path::{MAX_PATH, WsPath};
 use crate::tree::{self, Lookup, NodeKind};
@@ -31,7 +30,10 @@ impl Workspace {
             let name = p.file_name().unwrap_or("/");
             match chain.last() {
                 Some(step) => Ok(Stat::from_node(name, &step.node)),
-                None => Ok(Stat::from_node(name, &tree::get_node(c, ROOT_ID)?)),
+                None => Ok(Stat::from_node(
+                    name,
+                    &tree::get_node(c, tree::live_root(c)?)?,
+                )),
             }
         })
     }

@@ -19,5 +19,6 @@ mod open_modes;
 mod quota;
 mod readonly;
 mod search;
+mod snapshots;
 mod transfer;
 mod transfer_guard;
