@@ -22,6 +22,12 @@ use crate::workspace::{Touch, Workspace, will_change};
 
 pub use record::RUN_TREES_KEPT;
 
+/// Drops every run's before and after trees (the quota needs their space);
+/// how many runs lost theirs.
+pub(crate) fn drop_run_trees(conn: &Connection) -> Result<u64> {
+    record::drop_older_than(conn, 0)
+}
+
 /// What [`Workspace::undo`] did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UndoReport {
