@@ -25,13 +25,27 @@ pub enum SnapshotCommand {
     /// List the snapshots, oldest first
     Ls,
     /// One snapshot: when, by whom, and the settings it holds
-    Show { name: String },
+    Show {
+        /// The snapshot's name (`computer snapshot ls`)
+        name: String,
+    },
     /// Make the live tree and settings what the snapshot holds (runs are kept)
-    Restore { name: String },
+    Restore {
+        /// The snapshot's name (`computer snapshot ls`)
+        name: String,
+    },
     /// Remove a snapshot; content only it used is freed
-    Rm { name: String },
+    Rm {
+        /// The snapshot's name (`computer snapshot ls`)
+        name: String,
+    },
     /// Write a snapshot's whole tree out to a host directory
-    Export { name: String, host_dir: PathBuf },
+    Export {
+        /// The snapshot's name (`computer snapshot ls`)
+        name: String,
+        /// The host directory to write the tree into (created if missing)
+        host_dir: PathBuf,
+    },
 }
 
 fn print_one(s: &SnapshotInfo) {
