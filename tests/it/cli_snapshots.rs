@@ -271,6 +271,80 @@ fn undo_reverts_a_run_and_refuses_when_its_paths_changed_since() {
     fsck_clean(&ws);
 }
 
+/// Runs a script and returns its stdout (it must exit 0).
+fn exec_out(ws: &Ws, script: &str) -> String {
+    let args = ["--json", "exec", script];
+    let out = ws.run(&args, "");
+    assert!(out.status.success(), "{}", describe(&args, &out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["exit_code"], 0, "{doc}");
+    doc["stdout"].as_str().unwrap().to_owned()
+}
+
+/// The inode numbers of `paths` as the shell's `stat -c %i`, Python's
+/// `os.stat().st_ino` and the library (`fs stat`) see them; all three
+/// must agree.
+fn inos(ws: &Ws, paths: &[&str]) -> Vec<u64> {
+    let list = paths.join(" ");
+    let shell: Vec<u64> = exec_out(ws, &format!("stat -c %i {list}"))
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let py: Vec<u64> = exec_out(
+        ws,
+        &format!(
+            "python3 -c 'import os, sys; [print(os.stat(p).st_ino) for p in sys.argv[1:]]' {list}"
+        ),
+    )
+    .lines()
+    .map(|l| l.parse().unwrap())
+    .collect();
+    let lib: Vec<u64> = paths
+        .iter()
+        .map(|p| ws.json(&["fs", "stat", p])["ino"].as_u64().unwrap())
+        .collect();
+    assert_eq!(shell, lib, "stat -c %i and the library disagree");
+    assert_eq!(py, lib, "os.stat and the library disagree");
+    lib
+}
+
+#[test]
+fn inode_numbers_stay_across_runs_snapshots_and_renames_and_a_copy_gets_its_own() {
+    let ws = Ws::new();
+    ws.put("/d/f", "one\n");
+    let paths = ["/d", "/d/f"];
+    let first = inos(&ws, &paths);
+    assert_ne!(first[0], first[1]);
+    // Runs that change the file and the directory (every run pins its
+    // trees), with snapshots between them.
+    exec(&ws, "echo two > /d/f; echo more >> /d/f; touch /d/new1");
+    assert_eq!(inos(&ws, &paths), first);
+    ws.ok(&["snapshot", "create", "s1"]);
+    assert_eq!(inos(&ws, &paths), first);
+    exec(
+        &ws,
+        "python3 -c 'open(\"/d/f\", \"a\").write(\"py\\n\")'; mkdir /d/sub; rm /d/new1",
+    );
+    assert_eq!(inos(&ws, &paths), first);
+    ws.ok(&["snapshot", "create", "s2"]);
+    exec(&ws, "echo three > /d/f; chmod 600 /d/f");
+    assert_eq!(inos(&ws, &paths), first);
+    // A rename keeps the number of what moves.
+    exec(&ws, "mv /d /moved && mv /moved/f /moved/g");
+    assert_eq!(inos(&ws, &["/moved", "/moved/g"]), first);
+    // A copy's numbers are its own, from the start, and stay.
+    exec(&ws, "cp -r /moved /copy");
+    let copy = inos(&ws, &["/copy", "/copy/g"]);
+    assert!(
+        copy.iter().all(|n| !first.contains(n)) && copy[0] != copy[1],
+        "{copy:?} vs {first:?}"
+    );
+    exec(&ws, "echo changed > /copy/g; echo changed > /moved/g");
+    assert_eq!(inos(&ws, &["/copy", "/copy/g"]), copy);
+    assert_eq!(inos(&ws, &["/moved", "/moved/g"]), first);
+    fsck_clean(&ws);
+}
+
 #[test]
 fn forks_are_isolated_from_the_parent_and_from_each_other() {
     let ws = Ws::new();

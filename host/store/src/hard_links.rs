@@ -117,27 +117,32 @@ fn copy_dir(
     on_path: &HashSet<i64>,
     clones: &mut HashMap<i64, i64>,
 ) -> Result<i64> {
+    // Inode numbers and entries' salts are kept, as a clone keeps them
+    // (a copy gets numbers of its own from its top entry's salt).
     conn.prepare_cached(
-        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, nlink, atime_ns)
-         SELECT kind, mode, size, mtime_ns, 0, 1, atime_ns FROM nodes WHERE id = ?1",
+        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, nlink, atime_ns, ino)
+         SELECT kind, mode, size, mtime_ns, 0, 1, atime_ns, coalesce(ino, id) FROM nodes WHERE id = ?1",
     )?
     .execute([dir])?;
     let new_dir = conn.last_insert_rowid();
     for (name, child) in tree::list(conn, dir, 0, None)? {
         if on_path.contains(&child.id) {
             let copied = copy_dir(conn, child.id, on_path, clones)?;
-            tree::link(conn, new_dir, &name, copied)?;
+            tree::link_salted(conn, new_dir, &name, copied, child.salt)?;
         } else if child.nlink > 1 {
             match clones.get(&child.id) {
-                Some(&clone) => add_name(conn, new_dir, &name, clone)?,
+                Some(&clone) => {
+                    add_name(conn, new_dir, &name, clone)?;
+                    tree::set_salt(conn, new_dir, &name, child.salt)?;
+                }
                 None => {
                     let clone = tree::clone_node(conn, &child)?.id;
                     clones.insert(child.id, clone);
-                    tree::link(conn, new_dir, &name, clone)?;
+                    tree::link_salted(conn, new_dir, &name, clone, child.salt)?;
                 }
             }
         } else {
-            tree::link(conn, new_dir, &name, child.id)?;
+            tree::link_salted(conn, new_dir, &name, child.id, child.salt)?;
         }
     }
     Ok(new_dir)

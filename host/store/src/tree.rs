@@ -75,6 +75,12 @@ pub(crate) struct Node {
     pub nlink: i64,
     /// `None`: the access time is `mtime_ns`.
     pub atime_ns: Option<i64>,
+    /// The inode number's base (`ino`, or the id): copy-on-write clones
+    /// keep it (see `eff_ino`).
+    pub ino: i64,
+    /// The salt of the entry this node was reached through (0 when it was
+    /// read by id).
+    pub salt: i64,
 }
 
 impl Node {
@@ -86,11 +92,15 @@ impl Node {
 
 macro_rules! node_columns {
     () => {
-        "n.id, n.kind, n.mode, n.size, n.mtime_ns, n.refs, n.target, n.nlink, n.atime_ns"
+        "n.id, n.kind, n.mode, n.size, n.mtime_ns, n.refs, n.target, n.nlink, n.atime_ns, coalesce(n.ino, n.id)"
     };
 }
 
 fn node_from_row(row: &Row<'_>) -> rusqlite::Result<Node> {
+    node_from_row_salted(row, 0)
+}
+
+fn node_from_row_salted(row: &Row<'_>, salt: i64) -> rusqlite::Result<Node> {
     Ok(Node {
         id: row.get(0)?,
         kind: NodeKind::from_db(row.get(1)?)?,
@@ -101,6 +111,8 @@ fn node_from_row(row: &Row<'_>) -> rusqlite::Result<Node> {
         target: row.get(6)?,
         nlink: row.get(7)?,
         atime_ns: row.get(8)?,
+        ino: row.get(9)?,
+        salt,
     })
 }
 
@@ -140,6 +152,26 @@ impl Chain {
         self.steps.is_empty()
     }
 
+    /// The XOR of the salts of the entries on the path (see `eff_ino`).
+    pub fn salt(&self) -> i64 {
+        self.salt_through(self.steps.len())
+    }
+
+    /// The XOR of the salts of the first `n` entries.
+    pub fn salt_through(&self, n: usize) -> i64 {
+        self.steps[..n.min(self.steps.len())]
+            .iter()
+            .fold(0, |s, step| s ^ step.node.salt)
+    }
+
+    /// The inode number of the node the chain ends at.
+    pub fn ino(&self, conn: &Connection) -> Result<u64> {
+        Ok(match self.steps.last() {
+            Some(step) => eff_ino(step.node.ino, self.salt()),
+            None => eff_ino(get_node(conn, self.root)?.ino, 0),
+        })
+    }
+
     /// The canonical path (symlinks resolved).
     pub fn path(&self) -> WsPath {
         WsPath::from_components(self.steps.iter().map(|s| s.name.clone()).collect())
@@ -177,10 +209,10 @@ pub(crate) fn lookup(conn: &Connection, dir: i64, name: &str) -> Result<Option<N
     let mut stmt = conn.prepare_cached(concat!(
         "SELECT ",
         node_columns!(),
-        " FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 AND d.name = ?2"
+        ", d.salt FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 AND d.name = ?2"
     ))?;
     Ok(stmt
-        .query_row(params![dir, name], node_from_row)
+        .query_row(params![dir, name], |r| node_from_row_salted(r, r.get(10)?))
         .optional()?)
 }
 
@@ -299,8 +331,19 @@ pub(crate) fn insert_node(
 
 /// Adds the entry `(dir, name) -> child` and takes a reference on `child`.
 pub(crate) fn link(conn: &Connection, dir: i64, name: &str, child: i64) -> Result<()> {
-    conn.prepare_cached("INSERT INTO dentries (dir, name, child) VALUES (?1, ?2, ?3)")?
-        .execute(params![dir, name, child])?;
+    link_salted(conn, dir, name, child, 0)
+}
+
+/// `link` with the entry's salt (see `eff_ino`).
+pub(crate) fn link_salted(
+    conn: &Connection,
+    dir: i64,
+    name: &str,
+    child: i64,
+    salt: i64,
+) -> Result<()> {
+    conn.prepare_cached("INSERT INTO dentries (dir, name, child, salt) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![dir, name, child, salt])?;
     conn.prepare_cached("UPDATE nodes SET refs = refs + 1 WHERE id = ?1")?
         .execute([child])?;
     Ok(())
@@ -365,23 +408,27 @@ pub(crate) fn release(conn: &Connection, id: i64) -> Result<()> {
     Ok(())
 }
 
-/// A private copy of `node` for one path: same attributes, shared children
-/// or chunks, one name. The caller links or repoints an entry at the clone.
+/// A private copy of `node` for one path: same attributes and inode number,
+/// shared children or chunks, one name. The caller links or repoints an
+/// entry at the clone.
 pub(crate) fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
     conn.prepare_cached(
-        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, target, chunks, nlink, atime_ns)
-         SELECT kind, mode, size, mtime_ns, 0, target, chunks, 1, atime_ns FROM nodes WHERE id = ?1",
+        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, target, chunks, nlink, atime_ns, ino)
+         SELECT kind, mode, size, mtime_ns, 0, target, chunks, 1, atime_ns, coalesce(ino, id) FROM nodes WHERE id = ?1",
     )?
     .execute([node.id])?;
     let new_id = conn.last_insert_rowid();
     match node.kind {
         NodeKind::Directory => {
             conn.prepare_cached(
-                "INSERT INTO dentries (dir, name, child) SELECT ?2, name, child FROM dentries WHERE dir = ?1",
+                "INSERT INTO dentries (dir, name, child, salt) SELECT ?2, name, child, salt FROM dentries WHERE dir = ?1",
             )?
             .execute(params![node.id, new_id])?;
+            // A node may have several names in the directory (a copy made
+            // beside its source): one reference for each.
             conn.prepare_cached(
-                "UPDATE nodes SET refs = refs + 1 WHERE id IN (SELECT child FROM dentries WHERE dir = ?1)",
+                "UPDATE nodes SET refs = refs + (SELECT count(*) FROM dentries d WHERE d.dir = ?1 AND d.child = nodes.id)
+                 WHERE id IN (SELECT child FROM dentries WHERE dir = ?1)",
             )?
             .execute([node.id])?;
         }
@@ -505,14 +552,63 @@ pub(crate) fn list(
     let mut stmt = conn.prepare_cached(concat!(
         "SELECT ",
         node_columns!(),
-        ", d.name FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 ORDER BY d.name LIMIT ?2 OFFSET ?3"
+        ", d.name, d.salt FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 ORDER BY d.name LIMIT ?2 OFFSET ?3"
     ))?;
     let limit = limit.map_or(-1, |l| l.min(i64::MAX as u64) as i64);
     let rows = stmt
         .query_map(
             params![dir, limit, offset.min(i64::MAX as u64) as i64],
-            |r| Ok((r.get(9)?, node_from_row(r)?)),
+            |r| Ok((r.get(10)?, node_from_row_salted(r, r.get(11)?)?)),
         )?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
+}
+
+/// The inode number a node shows through a path: its `ino` where the
+/// entries on the path carry no salt (everywhere but below a copy), else
+/// `ino` mixed with the XOR of their salts, so a copy, which shares its
+/// source's nodes, shows numbers of its own from the start. Mixed numbers
+/// have bit 51 set (above every node id, below 2^53 so JavaScript's
+/// numbers hold them exactly).
+pub(crate) fn eff_ino(ino: i64, salt: i64) -> u64 {
+    let ino = ino as u64;
+    if salt == 0 {
+        return ino;
+    }
+    // splitmix64's finalizer.
+    let mut z = (salt as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    ino ^ ((z & ((1 << 51) - 1)) | (1 << 51))
+}
+
+/// A new, random, non-zero salt for the entry a copy makes.
+pub(crate) fn fresh_salt() -> i64 {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    h.write_i64(crate::clock::now_ns());
+    h.write_u32(std::process::id());
+    match h.finish() as i64 {
+        0 => 1,
+        s => s,
+    }
+}
+
+/// Gives node `id` the inode number `ino`: a new node that takes an old
+/// one's place at a path (a write that replaces a file's content).
+pub(crate) fn keep_ino(conn: &Connection, id: i64, ino: i64) -> Result<()> {
+    conn.prepare_cached("UPDATE nodes SET ino = ?2 WHERE id = ?1")?
+        .execute(params![id, ino])?;
+    Ok(())
+}
+
+/// Sets the salt of the entry `(dir, name)`.
+pub(crate) fn set_salt(conn: &Connection, dir: i64, name: &str, salt: i64) -> Result<()> {
+    conn.prepare_cached("UPDATE dentries SET salt = ?3 WHERE dir = ?1 AND name = ?2")?
+        .execute(params![dir, name, salt])?;
+    Ok(())
 }

@@ -64,9 +64,13 @@ impl Workspace {
                 self.read_tx(|c| {
                     let chain = tree::resolve_dir(c, &p)?;
                     let rows = tree::list(c, chain.id(), page.offset, page.limit)?;
+                    let salt = chain.salt();
                     Ok(rows
                         .iter()
-                        .map(|(name, node)| Stat::from_node(name, node))
+                        .map(|(name, node)| {
+                            let ino = tree::eff_ino(node.ino, salt ^ node.salt);
+                            Stat::from_node(name, node, ino)
+                        })
                         .collect())
                 })
             },

@@ -71,9 +71,26 @@ fn live_at(c: &Connection, path: &WsPath) -> Result<Live> {
     Ok(Live::Node(root))
 }
 
+/// The XOR of the salts of the entries on `path` in the tree at `root`
+/// (as far as it exists there): what gives its nodes their inode numbers.
+fn salt_at(c: &Connection, root: i64, path: &WsPath) -> Result<i64> {
+    let mut dir = root;
+    let mut salt = 0;
+    for name in path.components() {
+        let Some(node) = tree::lookup(c, dir, name)? else {
+            break;
+        };
+        salt ^= node.salt;
+        dir = node.id;
+    }
+    Ok(salt)
+}
+
 /// Sets the live entry at `path` (whose parent is a directory) to name
-/// `target` (a node of a pinned tree, shared), or removes it.
-fn set_entry(c: &Connection, path: &WsPath, target: Option<i64>) -> Result<()> {
+/// `target` (a node of a pinned tree, shared), or removes it. `salt` is
+/// the XOR of the salts on `path` in the target's tree, so the entry
+/// shows the inode numbers it showed there.
+fn set_entry(c: &Connection, path: &WsPath, target: Option<i64>, salt: i64) -> Result<()> {
     let shown = path.to_string();
     will_change(c, path, Touch::Subtree, &shown)?;
     let name = path.file_name().unwrap_or_default().to_owned();
@@ -86,8 +103,11 @@ fn set_entry(c: &Connection, path: &WsPath, target: Option<i64>) -> Result<()> {
         .transpose()?;
     match (existing, source) {
         (Some(e), Some(s)) if e.id == s => return Ok(()),
-        (Some(e), Some(s)) => tree::repoint(c, dir, &name, e.id, s)?,
-        (None, Some(s)) => tree::link(c, dir, &name, s)?,
+        (Some(e), Some(s)) => {
+            tree::repoint(c, dir, &name, e.id, s)?;
+            tree::set_salt(c, dir, &name, salt ^ chain.salt())?;
+        }
+        (None, Some(s)) => tree::link_salted(c, dir, &name, s, salt ^ chain.salt())?,
         (Some(e), None) => tree::unlink(c, dir, &name, e.id)?,
         (None, None) => return Ok(()),
     }
@@ -145,7 +165,8 @@ impl Workspace {
                         ));
                     }
                     for change in apply {
-                        set_entry(c, &change.path, change.old)?;
+                        let salt = salt_at(c, before, &change.path)?;
+                        set_entry(c, &change.path, change.old, salt)?;
                         report.reverted.push(change.path.to_string());
                     }
                     report.reverted.sort();

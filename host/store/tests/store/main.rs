@@ -12,6 +12,7 @@ mod durable;
 mod files;
 mod group_commit;
 mod hard_links;
+mod inodes;
 mod integrity;
 mod links;
 mod moves;
