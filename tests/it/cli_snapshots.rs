@@ -387,6 +387,46 @@ fn forks_are_isolated_from_the_parent_and_from_each_other() {
         assert!(out.status.success(), "{}", describe(&args, &out));
     }
     assert_eq!(ws.cat("/src/app.txt"), "version=parent\n");
+    // diff compares forks with each other and with the parent, as git
+    // compares their exported trees.
+    let in_fork = |path: &str, script: &str| {
+        let args = ["--workspace", path, "exec", script];
+        let out = computer_tests::computer(ws.dir())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", describe(&args, &out));
+    };
+    in_fork(&paths[0], "echo only in one > /src/one.txt; mkdir /src/d");
+    in_fork(&paths[1], "seq 1 5 > /src/two.txt; chmod +x /src/app.txt");
+    for (x, y, ex, ey) in [
+        ("fork:try-1", "fork:try-2", Some(&paths[0]), Some(&paths[1])),
+        ("live", "fork:try-2", None, Some(&paths[1])),
+    ] {
+        for (dir, fork) in [("A", ex), ("B", ey)] {
+            let host = ws.host(dir);
+            let _ = std::fs::remove_dir_all(&host);
+            let export = ["export", "/", host.to_str().unwrap()];
+            match fork {
+                None => drop(ws.ok(&export)),
+                Some(f) => {
+                    let args = [&["--workspace", f.as_str()][..], &export].concat();
+                    let out = computer_tests::computer(ws.dir())
+                        .args(&args)
+                        .output()
+                        .unwrap();
+                    assert!(out.status.success(), "{}", describe(&args, &out));
+                }
+            }
+        }
+        let ours = ws.ok(&["diff", x, y, "--no-renames"]);
+        assert_eq!(
+            ours,
+            normalized(&git_no_index(ws.dir(), &["--no-renames"])),
+            "{x} {y}"
+        );
+    }
+    assert_eq!(ws.errno(&["diff", "live", "fork:nope"]), "ENOENT");
     let listed = ws.json(&["forks"]);
     assert_eq!(listed["forks"].as_array().unwrap().len(), 3);
     assert_eq!(ws.errno(&["fork", "try-1"]), "EEXIST");
@@ -441,7 +481,7 @@ fn kill_after(ws: &Ws, args: &[&str], delay: std::time::Duration) {
 }
 
 #[test]
-fn undo_restore_and_fork_killed_at_any_moment_leave_one_state_or_the_other() {
+fn history_operations_killed_at_any_moment_leave_one_state_or_the_other() {
     for trial in 0..4u64 {
         let ws = Ws::new();
         let run = exec(
@@ -490,5 +530,32 @@ fn undo_restore_and_fork_killed_at_any_moment_leave_one_state_or_the_other() {
                 .unwrap();
             assert!(out.status.success(), "{}", describe(&args, &out));
         }
+
+        // A snapshot taken, then one removed, and gc, each killed: the
+        // snapshot is there whole (the live tree as it was) or not at all.
+        let names = |ws: &Ws| -> Vec<String> {
+            ws.json(&["snapshot", "ls"])["snapshots"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["name"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        kill_after(&ws, &["snapshot", "create", "mid"], jitter(20, trial + 17));
+        fsck_clean(&ws);
+        if names(&ws).contains(&"mid".to_owned()) {
+            assert_eq!(ws.ok(&["diff", "mid", "live", "--name-only"]), "");
+        }
+        kill_after(
+            &ws,
+            &["snapshot", "rm", "empty-many"],
+            jitter(20, trial + 19),
+        );
+        fsck_clean(&ws);
+        if names(&ws).contains(&"empty-many".to_owned()) {
+            let _ = ws.ok(&["diff", "empty-many", "live", "--name-only"]);
+        }
+        kill_after(&ws, &["gc"], jitter(20, trial + 23));
+        fsck_clean(&ws);
     }
 }

@@ -136,7 +136,7 @@ pub enum Command {
     /// Snapshots of the whole tree and settings, O(1): create, ls, show, restore, rm, export
     #[command(subcommand)]
     Snapshot(crate::snapshot_cmd::SnapshotCommand),
-    /// What differs between two trees (snapshot names, live, run:ID:before, run:ID:after) or what a run changed (--run ID)
+    /// What differs between two trees (snapshot names, live, run:ID:before, run:ID:after, fork:NAME) or what a run changed (--run ID)
     Diff(crate::diff_cmd::DiffArgs),
     /// Revert what run RUN changed, if nothing changed the same paths since (else name them)
     Undo {

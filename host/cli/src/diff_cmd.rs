@@ -1,5 +1,5 @@
 //! `computer diff A [B]`: what differs between two trees of the workspace
-//! (snapshot names, `live`, `run:ID:before`, `run:ID:after`), or what one
+//! (snapshot names, `live`, `run:ID:before`, `run:ID:after`, `fork:NAME`), or what one
 //! run changed (`--run ID`). Patches are written as `git diff` writes
 //! them, so `git apply` takes them; `--stat`, `--numstat`,
 //! `--name-status`, `--name-only`, and paths after `--` narrow it.
@@ -13,7 +13,7 @@ use crate::output::{Out, shown};
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
-    /// The first tree: a snapshot name, `live`, run:ID:before or run:ID:after
+    /// The first tree: a snapshot name, `live`, run:ID:before, run:ID:after or fork:NAME
     pub from: Option<String>,
     /// The second tree [default: live]
     pub to: Option<String>,

@@ -23,10 +23,10 @@ fn err(e: FsError) -> ToolError {
 pub(crate) fn diff_def() -> ToolDef {
     def(
         "diff",
-        "Show what differs between two states of the workspace: `from` and `to` are snapshot names, `live` (the current files, the default `to`), `run:ID:before` or `run:ID:after`; or give `run` to see what one exec run changed. Returns each changed file's `path` and `status` (added, deleted, modified, renamed, type_changed) and a git-style unified `patch` (capped at 64 KiB; `nameOnly: true` leaves it out). `paths` limits it to paths at or below those given.",
+        "Show what differs between two states of the workspace: `from` and `to` are snapshot names, `live` (the current files, the default `to`), `run:ID:before`, `run:ID:after` or `fork:NAME` (a fork's current files); or give `run` to see what one exec run changed. Returns each changed file's `path` and `status` (added, deleted, modified, renamed, type_changed) and a git-style unified `patch` (capped at 64 KiB; `nameOnly: true` leaves it out). `paths` limits it to paths at or below those given.",
         true,
         json!({
-            "from": {"type": "string", "description": "Snapshot name, live, run:ID:before or run:ID:after"},
+            "from": {"type": "string", "description": "Snapshot name, live, run:ID:before, run:ID:after or fork:NAME"},
             "to": {"type": "string", "description": "Default: live"},
             "run": {"type": "string", "description": "A run id: what that run changed (instead of from/to)"},
             "paths": {"type": "array", "items": {"type": "string"}, "description": "Absolute paths to limit the diff to"},

@@ -30,14 +30,28 @@ pub enum TreeRef {
     RunBefore(String),
     /// The tree run `ID` ended with (`run:ID:after`, or `run:ID`).
     RunAfter(String),
+    /// The live tree of fork `NAME` of this workspace (`fork:NAME`): a
+    /// workspace file of its own, so the comparison walks every directory
+    /// (O(tree), files compared by their content-addressed chunk lists).
+    Fork(String),
 }
 
 impl TreeRef {
-    /// Reads `live`, `NAME` (a snapshot), `run:ID:before`, `run:ID:after`
-    /// or `run:ID` (after).
+    /// Reads `live`, `NAME` (a snapshot), `run:ID:before`, `run:ID:after`,
+    /// `run:ID` (after) or `fork:NAME`.
     pub fn parse(spec: &str) -> Result<Self> {
         if spec == "live" {
             return Ok(TreeRef::Live);
+        }
+        if let Some(name) = spec.strip_prefix("fork:") {
+            snapshots::validate_snapshot_name(name).map_err(|e| {
+                FsError::custom(
+                    Errno::EINVAL,
+                    spec,
+                    e.message.replace("snapshot name", "fork name"),
+                )
+            })?;
+            return Ok(TreeRef::Fork(name.to_owned()));
         }
         if let Some(rest) = spec.strip_prefix("run:") {
             let (id, side) = match rest.rsplit_once(':') {
@@ -57,17 +71,18 @@ impl TreeRef {
                 Errno::EINVAL,
                 spec,
                 format!(
-                    "cannot read {spec:?} as a tree: use live, a snapshot name, run:ID:before or run:ID:after"
+                    "cannot read {spec:?} as a tree: use live, a snapshot name, run:ID:before, run:ID:after or fork:NAME"
                 ),
             )
         })?;
         Ok(TreeRef::Snapshot(spec.to_owned()))
     }
 
-    /// The root node of the tree, in the caller's transaction.
+    /// The root node of the tree, in the caller's transaction (a fork's
+    /// in a transaction of the fork's file).
     pub(crate) fn root(&self, c: &Connection) -> Result<i64> {
         match self {
-            TreeRef::Live => crate::tree::live_root(c),
+            TreeRef::Live | TreeRef::Fork(_) => crate::tree::live_root(c),
             TreeRef::Snapshot(name) => snapshots::root_of(c, name),
             TreeRef::RunBefore(id) => run_tree(c, id, "tree_before"),
             TreeRef::RunAfter(id) => run_tree(c, id, "tree_after"),
@@ -82,6 +97,7 @@ impl std::fmt::Display for TreeRef {
             TreeRef::Snapshot(n) => f.write_str(n),
             TreeRef::RunBefore(id) => write!(f, "run:{id}:before"),
             TreeRef::RunAfter(id) => write!(f, "run:{id}:after"),
+            TreeRef::Fork(name) => write!(f, "fork:{name}"),
         }
     }
 }
@@ -216,8 +232,22 @@ impl Workspace {
             .iter()
             .map(|p| WsPath::parse(p))
             .collect::<Result<_>>()?;
-        self.read_tx(|c| {
-            let (a, b) = (from.root(c)?, to.root(c)?);
+        let fork_of = |t: &TreeRef| match t {
+            TreeRef::Fork(name) => self.open_fork(name).map(Some),
+            _ => Ok(None),
+        };
+        let fa = fork_of(from)?;
+        let fb = match (from, to) {
+            (TreeRef::Fork(x), TreeRef::Fork(y)) if x == y => None,
+            _ => fork_of(to)?,
+        };
+        let wa = fa.as_ref().unwrap_or(self);
+        let wb = match (from, to) {
+            (TreeRef::Fork(x), TreeRef::Fork(y)) if x == y => wa,
+            _ => fb.as_ref().unwrap_or(self),
+        };
+        let run = |c: walk::Conns<'_>| -> Result<Diff> {
+            let (a, b) = (from.root(c.old)?, to.root(c.new)?);
             let mut leaves = Vec::new();
             walk::leaves(c, a, b, &walk::Scope(&scope), &mut leaves)?;
             let files = describe(c, leaves, opts)?;
@@ -226,7 +256,12 @@ impl Workspace {
                 to: to.to_string(),
                 files,
             })
-        })
+        };
+        if std::ptr::eq(wa, wb) {
+            wa.read_tx(|c| run(walk::Conns::one(c)))
+        } else {
+            wa.read_tx(|ca| wb.read_tx(|cb| run(walk::Conns { old: ca, new: cb })))
+        }
     }
 
     /// What run `id` changed: its before tree against its after tree.
@@ -255,7 +290,11 @@ fn bytes_of(c: &Connection, side: &walk::Side) -> Result<Vec<u8>> {
 }
 
 /// Pairs exact renames, sorts, and fills in modes, counts and patches.
-fn describe(c: &Connection, leaves: Vec<walk::Leaf>, opts: &DiffOptions) -> Result<Vec<FileDiff>> {
+fn describe(
+    c: walk::Conns<'_>,
+    leaves: Vec<walk::Leaf>,
+    opts: &DiffOptions,
+) -> Result<Vec<FileDiff>> {
     let mut leaves = leaves;
     // (old leaf, new leaf) pairs for renames; the rest stay single.
     let mut renames: Vec<(walk::Leaf, walk::Leaf)> = Vec::new();
@@ -264,7 +303,7 @@ fn describe(c: &Connection, leaves: Vec<walk::Leaf>, opts: &DiffOptions) -> Resu
         for (i, l) in leaves.iter().enumerate() {
             if let (Some(o), None) = (&l.old, &l.new)
                 && o.size > 0
-                && let Some(key) = walk::content_key(c, o.node)?
+                && let Some(key) = walk::content_key(c.old, o.node)?
             {
                 removed.push((i, o.kind, key));
             }
@@ -274,7 +313,7 @@ fn describe(c: &Connection, leaves: Vec<walk::Leaf>, opts: &DiffOptions) -> Resu
         for (i, l) in leaves.iter().enumerate() {
             if let (None, Some(n)) = (&l.old, &l.new)
                 && n.size > 0
-                && let Some(key) = walk::content_key(c, n.node)?
+                && let Some(key) = walk::content_key(c.new, n.node)?
                 && let Some((j, _, _)) = removed
                     .iter()
                     .find(|(j, kind, k)| !taken[*j] && *kind == n.kind && *k == key)
@@ -301,7 +340,7 @@ fn describe(c: &Connection, leaves: Vec<walk::Leaf>, opts: &DiffOptions) -> Resu
             (Some(o), Some(n)) if o.kind != n.kind => (DiffStatus::TypeChanged, true),
             (Some(o), Some(n)) => (
                 DiffStatus::Modified,
-                walk::content_key(c, o.node)? != walk::content_key(c, n.node)?,
+                walk::content_key(c.old, o.node)? != walk::content_key(c.new, n.node)?,
             ),
         };
         out.push(file_diff(
@@ -337,7 +376,7 @@ fn describe(c: &Connection, leaves: Vec<walk::Leaf>, opts: &DiffOptions) -> Resu
 }
 
 fn file_diff(
-    c: &Connection,
+    c: walk::Conns<'_>,
     path: &str,
     old_path: Option<String>,
     status: DiffStatus,
@@ -345,8 +384,8 @@ fn file_diff(
     content_changed: bool,
     opts: &DiffOptions,
 ) -> Result<FileDiff> {
-    let old_bytes = leaf.old.as_ref().map(|s| bytes_of(c, s)).transpose()?;
-    let new_bytes = leaf.new.as_ref().map(|s| bytes_of(c, s)).transpose()?;
+    let old_bytes = leaf.old.as_ref().map(|s| bytes_of(c.old, s)).transpose()?;
+    let new_bytes = leaf.new.as_ref().map(|s| bytes_of(c.new, s)).transpose()?;
     let binary = old_bytes.as_deref().is_some_and(text::is_binary)
         || new_bytes.as_deref().is_some_and(text::is_binary);
     let mut fd = FileDiff {

@@ -92,15 +92,37 @@ pub(crate) fn git_mode(kind: NodeKind, mode: u32) -> u32 {
     }
 }
 
+/// The two trees' workspaces: one connection for both (node ids are
+/// comparable, so a shared subtree is skipped), or two (a fork's tree
+/// against another workspace's: node ids mean nothing across files, so
+/// every directory is walked and files are compared by content key, which
+/// is content-addressed in every file alike).
+#[derive(Clone, Copy)]
+pub(crate) struct Conns<'a> {
+    pub old: &'a Connection,
+    pub new: &'a Connection,
+}
+
+impl<'a> Conns<'a> {
+    /// Both trees in one workspace.
+    pub fn one(c: &'a Connection) -> Self {
+        Conns { old: c, new: c }
+    }
+
+    fn same_file(&self) -> bool {
+        std::ptr::eq(self.old, self.new)
+    }
+}
+
 /// Whether two non-directory nodes differ as git sees them.
-fn leaf_differs(c: &Connection, a: &Node, b: &Node) -> Result<bool> {
+fn leaf_differs(c: Conns<'_>, a: &Node, b: &Node) -> Result<bool> {
     if a.kind != b.kind || git_mode(a.kind, a.mode) != git_mode(b.kind, b.mode) {
         return Ok(true);
     }
     if a.size != b.size {
         return Ok(true);
     }
-    Ok(content_key(c, a.id)? != content_key(c, b.id)?)
+    Ok(content_key(c.old, a.id)? != content_key(c.new, b.id)?)
 }
 
 /// Merges two sorted listings by name.
@@ -138,41 +160,44 @@ fn merged(
 
 /// The leaves that differ between directories `a` and `b`, unsorted.
 pub(crate) fn leaves(
-    c: &Connection,
+    c: Conns<'_>,
     a: i64,
     b: i64,
     scope: &Scope<'_>,
     out: &mut Vec<Leaf>,
 ) -> Result<()> {
-    if a != b {
+    if a != b || !c.same_file() {
         dir_leaves(c, a, b, &WsPath::root(), scope, out)?;
     }
     Ok(())
 }
 
 fn dir_leaves(
-    c: &Connection,
+    c: Conns<'_>,
     a: i64,
     b: i64,
     at: &WsPath,
     scope: &Scope<'_>,
     out: &mut Vec<Leaf>,
 ) -> Result<()> {
-    let pairs = merged(tree::list(c, a, 0, None)?, tree::list(c, b, 0, None)?);
+    let pairs = merged(
+        tree::list(c.old, a, 0, None)?,
+        tree::list(c.new, b, 0, None)?,
+    );
     for (name, x, y) in pairs {
         let path = at.join(&name);
         if !scope.reaches(&path) {
             continue;
         }
         match (x, y) {
-            (Some(x), Some(y)) if x.id == y.id => {}
+            (Some(x), Some(y)) if x.id == y.id && c.same_file() => {}
             (Some(x), Some(y)) => {
                 let (xd, yd) = (x.kind == NodeKind::Directory, y.kind == NodeKind::Directory);
                 if xd && yd {
                     dir_leaves(c, x.id, y.id, &path, scope, out)?;
                 } else if xd || yd {
-                    whole(c, &x, &path, scope, true, out)?;
-                    whole(c, &y, &path, scope, false, out)?;
+                    whole(c.old, &x, &path, scope, true, out)?;
+                    whole(c.new, &y, &path, scope, false, out)?;
                 } else if scope.holds(&path) && leaf_differs(c, &x, &y)? {
                     out.push(Leaf {
                         path: path.to_string(),
@@ -181,8 +206,8 @@ fn dir_leaves(
                     });
                 }
             }
-            (Some(x), None) => whole(c, &x, &path, scope, true, out)?,
-            (None, Some(y)) => whole(c, &y, &path, scope, false, out)?,
+            (Some(x), None) => whole(c.old, &x, &path, scope, true, out)?,
+            (None, Some(y)) => whole(c.new, &y, &path, scope, false, out)?,
             (None, None) => {}
         }
     }

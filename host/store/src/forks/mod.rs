@@ -145,6 +145,34 @@ impl Workspace {
         })
     }
 
+    /// Opens fork `name` of this workspace (for `diff` and `export` of
+    /// `fork:NAME`). `ENOENT` for an unknown fork or a missing file.
+    pub(crate) fn open_fork(&self, name: &str) -> Result<Workspace> {
+        let path = self.read_tx(|c| fork_row(c, name))?.ok_or_else(|| {
+            FsError::custom(
+                Errno::ENOENT,
+                name,
+                format!("no fork named {name:?} (computer forks lists them)"),
+            )
+        })?;
+        if !Path::new(&path).exists() {
+            return Err(FsError::custom(
+                Errno::ENOENT,
+                name,
+                format!("fork {name:?} was made at {path}, which no longer exists"),
+            ));
+        }
+        Workspace::open_with(
+            Path::new(&path),
+            Config {
+                mode: OpenMode::Existing,
+                // What is done to the fork is recorded in this workspace's log.
+                audit: false,
+                ..Default::default()
+            },
+        )
+    }
+
     /// The whole file as it is now, copied to `dest` in one read transaction.
     fn copy_into(&self, dest: &Path) -> Result<()> {
         let shown = dest.display().to_string();

@@ -137,6 +137,11 @@ impl Workspace {
     /// after, or the live tree) out to the host directory `host`, as
     /// [`Workspace::export`] writes a directory of the live tree.
     pub fn export_tree(&self, tree: &crate::TreeRef, host: &Path) -> Result<ExportStats> {
+        if let crate::TreeRef::Fork(name) = tree {
+            return self
+                .open_fork(name)?
+                .export_tree(&crate::TreeRef::Live, host);
+        }
         let shown = tree.to_string();
         self.audited(
             "export",

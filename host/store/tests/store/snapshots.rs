@@ -631,6 +631,77 @@ fn forks_start_from_the_same_state_and_stay_isolated_from_the_parent_and_each_ot
 }
 
 #[test]
+fn diff_across_forks_matches_git_diff_no_index_of_the_exported_trees() {
+    let dir = tempfile::tempdir().unwrap();
+    let parent = Workspace::open(dir.path().join("parent.db")).unwrap();
+    for i in 0..12 {
+        let body: String = (0..8).map(|l| format!("line {l} of {i}\n")).collect();
+        put(&parent, &format!("/p/d{}/f{i}.txt", i % 3), &body);
+    }
+    put(&parent, "/p/bin.dat", "\0\x01binary");
+    parent.symlink("d0", "/p/link").unwrap();
+    parent.snapshot("base", "").unwrap();
+    parent
+        .fork("a", &dir.path().join("forks/a.db"), None)
+        .unwrap();
+    parent
+        .fork("b", &dir.path().join("forks/b.db"), Some("base"))
+        .unwrap();
+    let fa = Workspace::open(dir.path().join("forks/a.db")).unwrap();
+    let fb = Workspace::open(dir.path().join("forks/b.db")).unwrap();
+    // Each side changes on its own, so node ids diverge between the files
+    // (new nodes in each get the same ids for different content).
+    put(&fa, "/p/d0/f3.txt", "changed in a\n");
+    put(&fa, "/p/new-in-a.txt", "a\n");
+    fa.chmod("/p/d1/f1.txt", 0o755).unwrap();
+    rmrf(&fa, "/p/d2");
+    put(&fb, "/p/new-in-b.txt", "b\n");
+    put(&fb, "/p/bin.dat", "\0\x02binary");
+    rmrf(&fb, "/p/link");
+    fb.symlink("d1", "/p/link").unwrap();
+    put(&parent, "/p/d1/f4.txt", "changed in the parent\n");
+
+    let tmp = tempfile::tempdir().unwrap();
+    let opts = DiffOptions {
+        no_renames: true,
+        patch: true,
+        ..Default::default()
+    };
+    let fork = |n: &str| TreeRef::Fork(n.into());
+    for (x, y, xn, yn) in [
+        (fork("a"), fork("b"), "A", "B"),
+        (TreeRef::Live, fork("a"), "L", "A2"),
+        (fork("b"), snap("base"), "B2", "S"),
+        (fork("a"), fork("a"), "A3", "A4"),
+    ] {
+        let (px, py) = (tmp.path().join(xn), tmp.path().join(yn));
+        parent.export_tree(&x, &px).unwrap();
+        parent.export_tree(&y, &py).unwrap();
+        let ours = parent.diff(&x, &y, &opts).unwrap();
+        let theirs = normalize_git(&git_diff(&px, &py, &["--no-renames"]), xn, yn);
+        assert_eq!(ours.patch(), theirs, "{x} against {y}");
+        assert_eq!(ours.to, y.to_string());
+    }
+    // An unknown fork, and one whose file is gone, are named.
+    assert_err(
+        parent.diff(&TreeRef::Live, &fork("nope"), &opts),
+        Errno::ENOENT,
+        "nope",
+    );
+    std::fs::remove_file(dir.path().join("forks/b.db")).unwrap();
+    assert_err(
+        parent.diff(&TreeRef::Live, &fork("b"), &opts),
+        Errno::ENOENT,
+        "b.db",
+    );
+    assert_eq!(TreeRef::parse("fork:a").unwrap(), fork("a"));
+    assert_eq!(
+        TreeRef::parse("fork:bad name").unwrap_err().code,
+        Errno::EINVAL
+    );
+}
+
+#[test]
 fn a_snapshot_shares_the_root_itself_and_every_kind_of_change_at_the_top_leaves_it_alone() {
     let ws = ws();
     for i in 0..20 {
