@@ -427,8 +427,9 @@ pub(crate) fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
             // A node may have several names in the directory (a copy made
             // beside its source): one reference for each.
             conn.prepare_cached(
-                "UPDATE nodes SET refs = refs + (SELECT count(*) FROM dentries d WHERE d.dir = ?1 AND d.child = nodes.id)
-                 WHERE id IN (SELECT child FROM dentries WHERE dir = ?1)",
+                "UPDATE nodes SET refs = refs + c.n
+                 FROM (SELECT child, count(*) AS n FROM dentries WHERE dir = ?1 GROUP BY child) AS c
+                 WHERE nodes.id = c.child",
             )?
             .execute([node.id])?;
         }
