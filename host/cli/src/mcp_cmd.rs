@@ -66,7 +66,7 @@ const RUN_OUTPUT_CAP: usize = 64 * 1024;
 const INSTRUCTIONS: &str = "A computer for agents: a durable workspace filesystem (paths are \
 absolute, like /src/main.rs) with tools to read, write, edit, list, find, grep and delete \
 files, and exec to run code against it. Tool errors come back as {\"error\": \"...\"} saying \
-what to do next. Recent runs are readable as resources (computer://runs). A run whose code needs a human's approval parks (status waiting); computer://approvals lists what waits, and the application answers with `computer respond`.";
+what to do next. Recent runs are readable as resources (computer://runs), and so are the workspace's forks (computer://forks). A run whose code needs a human's approval parks (status waiting); computer://approvals lists what waits, and the application answers with `computer respond`.";
 
 /// The resources this server knows.
 #[derive(Debug, PartialEq)]
