@@ -9,6 +9,7 @@ mod durable_bench;
 mod exec_bench;
 mod fs_bench;
 mod git_bench;
+mod history_bench;
 mod inrun_bench;
 mod node_bench;
 mod python_bench;
@@ -56,6 +57,8 @@ enum Suite {
     Node,
     /// Container backend: warm exec against raw `podman exec`, sync cost, cold start (needs an engine)
     Container,
+    /// Snapshots, diff, undo and forks (issue 37): O(1) snapshots, O(changes) diff
+    History,
     /// WASI commands (wasi:filesystem, SQLite, ripgrep, cold start) against the same programs built natively
     Wasi,
 }
@@ -81,6 +84,7 @@ fn main() -> anyhow::Result<()> {
         Suite::Python => python_bench::run(&base, args.quick)?,
         Suite::Node => node_bench::run(&base, args.quick)?,
         Suite::Wasi => wasi_bench::run(&base, args.quick)?,
+        Suite::History => history_bench::run(&base, args.quick)?,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);

@@ -181,6 +181,8 @@ fn info_reports_revision_usage_and_readonly_subtrees() {
             // The root and two files; identical content is stored once.
             "usage": {"nodes": 3, "chunks": 1, "stored_bytes": 4, "node_bytes": 8},
             "readonly": ["/one.txt"],
+            // What each snapshot holds alone (none here).
+            "snapshots": [],
         })
     );
     assert_eq!(

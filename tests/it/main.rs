@@ -27,6 +27,7 @@ mod cli_python;
 mod cli_quota;
 mod cli_search;
 mod cli_signals;
+mod cli_snapshots;
 mod cli_transfer;
 mod cli_transfer_guard;
 mod cli_wasip1;

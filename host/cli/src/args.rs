@@ -133,6 +133,41 @@ pub enum Command {
     /// The hosts curl, wget and modules may reach over HTTP (none by default): allow, ls, deny
     #[command(subcommand)]
     Net(crate::net_cmd::NetCommand),
+    /// Snapshots of the whole tree and settings, O(1): create, ls, show, restore, rm, export
+    #[command(subcommand)]
+    Snapshot(crate::snapshot_cmd::SnapshotCommand),
+    /// What differs between two trees (snapshot names, live, run:ID:before, run:ID:after, fork:NAME) or what a run changed (--run ID)
+    Diff(crate::diff_cmd::DiffArgs),
+    /// Revert what run RUN changed, if nothing changed the same paths since (else name them)
+    Undo {
+        /// The run id (computer runs lists them)
+        run: String,
+        /// Revert what still can be, leaving paths changed since as they are
+        #[arg(long)]
+        force: bool,
+    },
+    /// Make independent workspaces (files under forks/ beside this one) starting from this state
+    Fork {
+        /// The fork's name (with --count, NAME-1 ... NAME-N)
+        name: String,
+        /// Start from this snapshot instead of the live tree
+        #[arg(long, value_name = "SNAPSHOT")]
+        from: Option<String>,
+        /// Make N forks
+        #[arg(long, value_name = "N")]
+        count: Option<u32>,
+        /// Where the fork files go [default: forks/ beside the workspace file]
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// List the forks made from this workspace
+    Forks,
+    /// Free the content only old runs' undo trees hold (snapshots and the live tree keep theirs)
+    Gc {
+        /// Keep the undo trees of the newest N runs
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        keep_runs: usize,
+    },
     /// Module components (ws:NAME) stored in the workspace: add, ls, rm
     #[command(subcommand)]
     Modules(crate::modules_cmd::ModulesCommand),

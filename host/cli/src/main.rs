@@ -5,9 +5,11 @@ mod audit_cmd;
 mod backends;
 mod commands_cmd;
 mod container_cmd;
+mod diff_cmd;
 mod durable_cmd;
 mod error;
 mod exec_cmd;
+mod fork_cmd;
 mod fs_cmd;
 mod input;
 mod mcp_calls;
@@ -20,8 +22,10 @@ mod modules_cmd;
 mod net_cmd;
 mod output;
 mod signals;
+mod snapshot_cmd;
 mod tools_cmd;
 mod transfer_cmd;
+mod undo_cmd;
 mod workspace_cmd;
 
 use std::path::PathBuf;
@@ -127,6 +131,17 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         Command::Recover => return Ok(ExitCode::from(durable_cmd::recover(ws, out)?)),
         Command::Modules(cmd) => modules_cmd::run(&ws, cmd, out)?,
         Command::Net(cmd) => net_cmd::run(&ws, cmd, out)?,
+        Command::Snapshot(cmd) => snapshot_cmd::run(&ws, cmd, out)?,
+        Command::Diff(args) => diff_cmd::diff(&ws, args, out)?,
+        Command::Undo { run, force } => undo_cmd::undo(&ws, &run, force, out)?,
+        Command::Gc { keep_runs } => undo_cmd::gc(&ws, keep_runs, out)?,
+        Command::Fork {
+            name,
+            from,
+            count,
+            dir,
+        } => fork_cmd::fork(&ws, &name, from.as_deref(), count, dir, out)?,
+        Command::Forks => fork_cmd::list(&ws, out)?,
         Command::Container(cmd) => return Ok(ExitCode::from(container_cmd::run(&ws, cmd, out)?)),
         Command::Mcp {
             tools,

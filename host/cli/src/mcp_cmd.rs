@@ -9,7 +9,9 @@
 //!   so the model reads what to do next; success carries the JSON both as
 //!   text and as `structuredContent`.
 //! - Resources show what the computer has been doing: `computer://runs`
-//!   lists recent runs and `computer://runs/{id}` is one run with its output.
+//!   lists recent runs and `computer://runs/{id}` is one run with its output;
+//!   `computer://forks` lists the forks made from the workspace and
+//!   `computer://forks/{name}` is one, with the paths that differ from it.
 //!
 //! - At most `--max-runs` execs run at once (`COMPUTER_MAX_RUNS`, default
 //!   8): one more is refused at once with a tool error saying so, not
@@ -36,7 +38,7 @@
 use std::sync::Arc;
 
 use computer_runtime::RuntimeConfig;
-use computer_store::{Page, RunRecord, Workspace};
+use computer_store::{DiffOptions, Page, RunRecord, TreeRef, Workspace};
 use computer_tools::{Format, ToolDef, Tools, render};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -64,7 +66,7 @@ const RUN_OUTPUT_CAP: usize = 64 * 1024;
 const INSTRUCTIONS: &str = "A computer for agents: a durable workspace filesystem (paths are \
 absolute, like /src/main.rs) with tools to read, write, edit, list, find, grep and delete \
 files, and exec to run code against it. Tool errors come back as {\"error\": \"...\"} saying \
-what to do next. Recent runs are readable as resources (computer://runs). A run whose code needs a human's approval parks (status waiting); computer://approvals lists what waits, and the application answers with `computer respond`.";
+what to do next. Recent runs are readable as resources (computer://runs), and so are the workspace's forks (computer://forks). A run whose code needs a human's approval parks (status waiting); computer://approvals lists what waits, and the application answers with `computer respond`.";
 
 /// The resources this server knows.
 #[derive(Debug, PartialEq)]
@@ -76,15 +78,31 @@ enum ResourceUri {
     Runs,
     /// `computer://runs/{id}`: one run with its source and output.
     Run(String),
+    /// `computer://forks`: the forks made from this workspace.
+    Forks,
+    /// `computer://forks/{name}`: one fork, and what differs between this
+    /// workspace's live tree and the fork's.
+    Fork(String),
 }
 
 const RUNS_URI: &str = "computer://runs";
 const APPROVALS_URI: &str = "computer://approvals";
+const FORKS_URI: &str = "computer://forks";
+/// Changed paths a fork resource lists at most.
+const FORK_CHANGES_LISTED: usize = 500;
 
 impl ResourceUri {
     fn parse(uri: &str) -> Option<ResourceUri> {
         if uri == APPROVALS_URI {
             return Some(ResourceUri::Approvals);
+        }
+        if let Some(rest) = uri.strip_prefix(FORKS_URI) {
+            if rest.is_empty() || rest == "/" {
+                return Some(ResourceUri::Forks);
+            }
+            let name = rest.strip_prefix('/')?;
+            return (!name.is_empty() && !name.contains('/'))
+                .then(|| ResourceUri::Fork(name.to_owned()));
         }
         let rest = uri.strip_prefix(RUNS_URI)?;
         if rest.is_empty() || rest == "/" {
@@ -297,11 +315,13 @@ impl ServerHandler for ComputerServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let runs = self
+        let (runs, forks) = self
             .blocking(|ws| {
-                ws.runs()
+                let runs = ws
+                    .runs()
                     .list(Page::new(0, Some(RUNS_LISTED)))
-                    .map_err(internal)
+                    .map_err(internal)?;
+                Ok((runs, ws.forks().map_err(internal)?))
             })
             .await?;
         let mut resources = vec![
@@ -317,11 +337,29 @@ impl ServerHandler for ComputerServer {
                     "The {RUNS_LISTED} most recent exec runs, newest first: id, backend, status, exit code, times"
                 ))
                 .with_mime_type("application/json"),
+            Resource::new(FORKS_URI, "forks")
+                .with_title("Forks")
+                .with_description(
+                    "The workspaces forked from this one (computer fork): name, workspace file, the snapshot each started from, whether its file is still there",
+                )
+                .with_mime_type("application/json"),
         ];
         resources.extend(runs.iter().map(|r| {
             Resource::new(format!("{RUNS_URI}/{}", r.id), format!("run {}", r.id))
                 .with_description(run_summary(r))
                 .with_mime_type("application/json")
+        }));
+        resources.extend(forks.iter().map(|f| {
+            let from = f.from_snapshot.as_deref().unwrap_or("the live tree");
+            Resource::new(
+                format!("{FORKS_URI}/{}", f.name),
+                format!("fork {}", f.name),
+            )
+            .with_description(format!(
+                "fork of {from}, at {}; reading it lists what differs from this workspace's files",
+                f.path.display()
+            ))
+            .with_mime_type("application/json")
         }));
         Ok(ListResourcesResult::with_all_items(resources))
     }
@@ -338,6 +376,12 @@ impl ServerHandler for ComputerServer {
                     "One exec run: source, options, status, exit code, value, stdout and stderr",
                 )
                 .with_mime_type("application/json"),
+            ResourceTemplate::new(format!("{FORKS_URI}/{{name}}"), "fork")
+                .with_title("One fork")
+                .with_description(
+                    "One fork: its workspace file and origin, and the paths that differ between this workspace's live tree and the fork's (path and status, as the diff tool gives them)",
+                )
+                .with_mime_type("application/json"),
         ]))
     }
 
@@ -350,7 +394,7 @@ impl ServerHandler for ComputerServer {
         let Some(which) = ResourceUri::parse(&uri) else {
             return Err(ErrorData::resource_not_found(
                 format!(
-                    "no resource {uri:?}: try {APPROVALS_URI}, {RUNS_URI} or {RUNS_URI}/{{id}}"
+                    "no resource {uri:?}: try {APPROVALS_URI}, {RUNS_URI}, {RUNS_URI}/{{id}}, {FORKS_URI} or {FORKS_URI}/{{name}}"
                 ),
                 None,
             ));
@@ -386,6 +430,61 @@ impl ServerHandler for ComputerServer {
                 let mut doc = mcp_record(&r);
                 doc["stdout"] = json!(cap(&r.stdout));
                 doc["stderr"] = json!(cap(&r.stderr));
+                doc
+            }
+            ResourceUri::Forks => {
+                let forks = self.blocking(|ws| ws.forks().map_err(internal)).await?;
+                json!({"forks": forks.iter().map(mcp_record).collect::<Vec<_>>()})
+            }
+            ResourceUri::Fork(name) => {
+                let shown = name.clone();
+                let found = self
+                    .blocking(move |ws| {
+                        let Some(info) = ws
+                            .forks()
+                            .map_err(internal)?
+                            .into_iter()
+                            .find(|f| f.name == name)
+                        else {
+                            return Ok(None);
+                        };
+                        let diff = info.exists.then(|| {
+                            ws.diff(
+                                &TreeRef::Live,
+                                &TreeRef::Fork(name),
+                                &DiffOptions::default(),
+                            )
+                        });
+                        Ok(Some((info, diff)))
+                    })
+                    .await?;
+                let Some((info, diff)) = found else {
+                    return Err(ErrorData::resource_not_found(
+                        format!("no fork named {shown:?}; {FORKS_URI} lists the forks"),
+                        None,
+                    ));
+                };
+                let mut doc = mcp_record(&info);
+                match diff {
+                    Some(Ok(d)) => {
+                        let changes: Vec<Value> = d
+                            .files
+                            .iter()
+                            .take(FORK_CHANGES_LISTED)
+                            .map(|f| {
+                                let mut c = json!({"path": f.path, "status": f.status});
+                                if let Some(old) = &f.old_path {
+                                    c["oldPath"] = json!(old);
+                                }
+                                c
+                            })
+                            .collect();
+                        doc["changedFromParent"] = json!(changes);
+                        doc["changesTruncated"] = json!(d.files.len() > FORK_CHANGES_LISTED);
+                    }
+                    Some(Err(e)) => doc["diffError"] = json!(format!("{}: {}", e.code, e.message)),
+                    None => {}
+                }
                 doc
             }
         };
@@ -490,6 +589,16 @@ mod tests {
         assert_eq!(ResourceUri::parse("computer://runs/a/b"), None);
         assert_eq!(ResourceUri::parse("computer://runsx"), None);
         assert_eq!(ResourceUri::parse("file:///etc/passwd"), None);
+        assert_eq!(
+            ResourceUri::parse("computer://forks"),
+            Some(ResourceUri::Forks)
+        );
+        assert_eq!(
+            ResourceUri::parse("computer://forks/try-1"),
+            Some(ResourceUri::Fork("try-1".into()))
+        );
+        assert_eq!(ResourceUri::parse("computer://forks/a/b"), None);
+        assert_eq!(ResourceUri::parse("computer://forksx"), None);
     }
 
     #[test]

@@ -35,6 +35,13 @@ pub fn open_mode(command: &Command) -> OpenMode {
         Command::Audit { .. } | Command::Pending => true,
         Command::Modules(m) => matches!(m, M::Ls),
         Command::Net(n) => matches!(n, N::Ls),
+        Command::Diff(_) | Command::Forks => true,
+        Command::Snapshot(s) => matches!(
+            s,
+            crate::snapshot_cmd::SnapshotCommand::Ls
+                | crate::snapshot_cmd::SnapshotCommand::Show { .. }
+                | crate::snapshot_cmd::SnapshotCommand::Export { .. }
+        ),
         Command::Commands(c) => matches!(c, C::Ls),
         _ => false,
     };
@@ -67,8 +74,9 @@ pub fn info(ws: &Workspace, shown: &str, out: Out) -> CliResult {
     let usage = ws.usage()?;
     let rev = ws.rev()?;
     let ro = ws.readonly_paths()?;
+    let snapshots = ws.snapshot_space()?;
     out.emit(
-        json!({"workspace": shown, "rev": rev, "usage": usage, "readonly": ro}),
+        json!({"workspace": shown, "rev": rev, "usage": usage, "readonly": ro, "snapshots": snapshots}),
         || {
             println!("workspace: {shown}");
             println!("rev: {rev}");
@@ -81,6 +89,14 @@ pub fn info(ws: &Workspace, shown: &str, out: Out) -> CliResult {
             println!("file bytes: {}", usage.node_bytes);
             for p in &ro {
                 println!("read-only: {p}");
+            }
+            for s in &snapshots {
+                println!(
+                    "snapshot {}: holds {} alone ({})",
+                    crate::output::shown(&s.name),
+                    counted(s.exclusive_chunks, "chunk", "chunks"),
+                    counted(s.exclusive_bytes, "byte", "bytes")
+                );
             }
         },
     );

@@ -60,6 +60,14 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0015_hard_links",
         include_str!("../migrations/0015_hard_links.sql"),
     ),
+    (
+        "0016_snapshots",
+        include_str!("../migrations/0016_snapshots.sql"),
+    ),
+    (
+        "0017_stable_ino",
+        include_str!("../migrations/0017_stable_ino.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

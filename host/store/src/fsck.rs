@@ -13,7 +13,6 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::content::CHUNK_SIZE;
-use crate::db::ROOT_ID;
 use crate::error::Result;
 use crate::workspace::Workspace;
 
@@ -53,8 +52,10 @@ impl Workspace {
             quick_check(c, &mut report)?;
             let nodes = load_nodes(c)?;
             report.nodes = nodes.len() as u64;
-            let children = check_entries(c, &nodes, &mut report)?;
-            check_reachable(&nodes, &children, &mut report);
+            let live = crate::tree::live_root(c)?;
+            let pinned = check_pins(c, &nodes, &mut report)?;
+            let children = check_entries(c, &nodes, live, &pinned, &mut report)?;
+            check_reachable(&nodes, &children, live, &pinned, &mut report);
             check_links(&nodes, &children, &mut report);
             // Paths mean something only in a whole tree (a cycle has none).
             if report.problems.is_empty()
@@ -112,6 +113,8 @@ fn load_nodes(c: &Connection) -> Result<HashMap<i64, NodeRow>> {
 fn check_entries(
     c: &Connection,
     nodes: &HashMap<i64, NodeRow>,
+    live: i64,
+    pinned: &HashMap<i64, i64>,
     report: &mut FsckReport,
 ) -> Result<HashMap<i64, Vec<i64>>> {
     let mut incoming: HashMap<i64, i64> = HashMap::new();
@@ -139,9 +142,9 @@ fn check_entries(
         *incoming.entry(child).or_default() += 1;
         children.entry(dir).or_default().push(child);
     }
-    if nodes.get(&ROOT_ID).is_none_or(|r| r.kind != 2) {
+    if nodes.get(&live).is_none_or(|r| r.kind != 2) {
         report.problems.push(format!(
-            "tree: the root (node {ROOT_ID}) is missing or not a directory"
+            "tree: the root (node {live}) is missing or not a directory"
         ));
     }
     let mut ids: Vec<_> = nodes.keys().copied().collect();
@@ -149,15 +152,17 @@ fn check_entries(
     for id in ids {
         let node = &nodes[&id];
         // The root has no entry; its count of one is the workspace's own.
-        let expected = if id == ROOT_ID {
-            1
+        // The live root counts one for the workspace, a pinned tree's root
+        // one per holder (`snapshots::pin`); a root can be both.
+        let expected = if id == live || pinned.contains_key(&id) {
+            i64::from(id == live) + pinned.get(&id).copied().unwrap_or(0)
         } else {
             incoming.get(&id).copied().unwrap_or(0)
         };
-        if id == ROOT_ID && incoming.contains_key(&id) {
-            report
-                .problems
-                .push("tree: the root is listed inside a directory".into());
+        if (id == live || pinned.contains_key(&id)) && incoming.contains_key(&id) {
+            report.problems.push(format!(
+                "tree: the root node {id} is listed inside a directory"
+            ));
         }
         if node.refs != expected {
             report.problems.push(format!(
@@ -195,12 +200,39 @@ fn check_links(
 fn check_reachable(
     nodes: &HashMap<i64, NodeRow>,
     children: &HashMap<i64, Vec<i64>>,
+    live: i64,
+    pinned: &HashMap<i64, i64>,
     report: &mut FsckReport,
 ) {
     // 0 unvisited, 1 on the current path, 2 done: a child on the path is a cycle.
     let mut state: HashMap<i64, u8> = HashMap::new();
-    let mut stack = vec![(ROOT_ID, 0usize)];
-    state.insert(ROOT_ID, 1);
+    let mut roots: Vec<i64> = pinned.keys().copied().collect();
+    roots.sort_unstable();
+    roots.insert(0, live);
+    for root in roots {
+        if state.contains_key(&root) || !nodes.contains_key(&root) {
+            continue;
+        }
+        state.insert(root, 1);
+        walk_from(root, children, &mut state, report);
+    }
+    let mut lost: Vec<_> = nodes.keys().filter(|id| !state.contains_key(id)).collect();
+    lost.sort_unstable();
+    for id in lost {
+        report.problems.push(format!(
+            "tree: node {id} cannot be reached from the root or a pinned tree"
+        ));
+    }
+}
+
+/// Depth-first from `root`, marking what it reaches; reports cycles.
+fn walk_from(
+    root: i64,
+    children: &HashMap<i64, Vec<i64>>,
+    state: &mut HashMap<i64, u8>,
+    report: &mut FsckReport,
+) {
+    let mut stack = vec![(root, 0usize)];
     while let Some((id, next)) = stack.pop() {
         let kids = children.get(&id).map_or(&[][..], |k| &k[..]);
         if let Some(&child) = kids.get(next) {
@@ -219,13 +251,46 @@ fn check_reachable(
             state.insert(id, 2);
         }
     }
-    let mut lost: Vec<_> = nodes.keys().filter(|id| !state.contains_key(id)).collect();
-    lost.sort_unstable();
-    for id in lost {
-        report
-            .problems
-            .push(format!("tree: node {id} cannot be reached from the root"));
+}
+
+/// The pinned trees (snapshots, runs' before and after) and their holders:
+/// each must be an existing directory, every snapshot and run must name a
+/// listed one. Returns each pinned root's number of holders.
+fn check_pins(
+    c: &Connection,
+    nodes: &HashMap<i64, NodeRow>,
+    report: &mut FsckReport,
+) -> Result<HashMap<i64, i64>> {
+    let mut pinned = HashMap::new();
+    for (root, holders) in crate::snapshots::pin::holders(c)? {
+        match nodes.get(&root) {
+            Some(n) if n.kind == 2 => {}
+            _ => report.problems.push(format!(
+                "pins: pinned tree {root} is not a directory node that exists"
+            )),
+        }
+        if holders == 0 {
+            report.problems.push(format!(
+                "pins: pinned tree {root} has no snapshot or run holding it"
+            ));
+        }
+        pinned.insert(root, holders);
     }
+    let mut stmt = c.prepare(
+        "SELECT 'snapshot ' || name, root FROM snapshots
+         UNION ALL SELECT 'run ' || id || ' (before)', tree_before FROM runs WHERE tree_before IS NOT NULL
+         UNION ALL SELECT 'run ' || id || ' (after)', tree_after FROM runs WHERE tree_after IS NOT NULL",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        let (who, root): (String, i64) = (row.get(0)?, row.get(1)?);
+        if !pinned.contains_key(&root) {
+            report.problems.push(format!(
+                "pins: {who} names tree {root}, which is not a pinned tree"
+            ));
+        }
+    }
+    Ok(pinned)
 }
 
 /// Files' chunk lists against their sizes; returns how often each chunk is used.

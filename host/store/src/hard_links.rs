@@ -47,6 +47,26 @@ pub(crate) fn copy_source(conn: &Connection, id: i64) -> Result<i64> {
     copy_dir(conn, id, &on_path, &mut clones)
 }
 
+/// A new directory like directory `dir`, naming what it names: a pinned
+/// tree (a snapshot, a run's before and after) or the root being restored
+/// from one. Shares every child but the hard-linked nodes below, which are
+/// cloned as a copy clones them. Costs O(entries of `dir`) plus the paths
+/// to hard links, not O(tree). The new node has no reference yet.
+pub(crate) fn copy_dir_node(conn: &Connection, dir: i64) -> Result<i64> {
+    let on_path = dirs_above_links(conn, dir)?;
+    if on_path.is_empty() {
+        let node = tree::get_node(conn, dir)?;
+        return Ok(tree::clone_node(conn, &node)?.id);
+    }
+    let mut clones = HashMap::new();
+    copy_dir(conn, dir, &on_path, &mut clones)
+}
+
+/// Whether any hard-linked node is below directory `top`.
+pub(crate) fn has_links_below(conn: &Connection, top: i64) -> Result<bool> {
+    Ok(!dirs_above_links(conn, top)?.is_empty())
+}
+
 /// The directories from `top` (included) down to hard-linked nodes below
 /// it; empty when there are none. Walks up from every hard-linked node:
 /// by the rule above, each directory on the way has a single entry.
@@ -97,27 +117,32 @@ fn copy_dir(
     on_path: &HashSet<i64>,
     clones: &mut HashMap<i64, i64>,
 ) -> Result<i64> {
+    // Inode numbers and entries' salts are kept, as a clone keeps them
+    // (a copy gets numbers of its own from its top entry's salt).
     conn.prepare_cached(
-        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, nlink, atime_ns)
-         SELECT kind, mode, size, mtime_ns, 0, 1, atime_ns FROM nodes WHERE id = ?1",
+        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, nlink, atime_ns, ino)
+         SELECT kind, mode, size, mtime_ns, 0, 1, atime_ns, coalesce(ino, id) FROM nodes WHERE id = ?1",
     )?
     .execute([dir])?;
     let new_dir = conn.last_insert_rowid();
     for (name, child) in tree::list(conn, dir, 0, None)? {
         if on_path.contains(&child.id) {
             let copied = copy_dir(conn, child.id, on_path, clones)?;
-            tree::link(conn, new_dir, &name, copied)?;
+            tree::link_salted(conn, new_dir, &name, copied, child.salt)?;
         } else if child.nlink > 1 {
             match clones.get(&child.id) {
-                Some(&clone) => add_name(conn, new_dir, &name, clone)?,
+                Some(&clone) => {
+                    add_name(conn, new_dir, &name, clone)?;
+                    tree::set_salt(conn, new_dir, &name, child.salt)?;
+                }
                 None => {
                     let clone = tree::clone_node(conn, &child)?.id;
                     clones.insert(child.id, clone);
-                    tree::link(conn, new_dir, &name, clone)?;
+                    tree::link_salted(conn, new_dir, &name, clone, child.salt)?;
                 }
             }
         } else {
-            tree::link(conn, new_dir, &name, child.id)?;
+            tree::link_salted(conn, new_dir, &name, child.id, child.salt)?;
         }
     }
     Ok(new_dir)

@@ -57,8 +57,10 @@ mod clock;
 mod commands;
 mod content;
 mod db;
+mod diff;
 mod error;
 mod fence;
+mod forks;
 mod fsck;
 mod group;
 mod hard_links;
@@ -74,10 +76,12 @@ mod quota;
 mod reserve;
 mod runs;
 mod search;
+mod snapshots;
 mod status;
 mod transfer;
 mod tree;
 mod types;
+mod undo;
 mod workspace;
 
 pub use audit::{
@@ -89,7 +93,9 @@ pub use clock::now_ns;
 pub use commands::{CommandInfo, Commands, NewCommand, validate_command_name};
 pub use content::{CHUNK_SIZE, ChunkPiece, Patch};
 pub use db::Durability;
+pub use diff::{Diff, DiffOptions, DiffStatus, FileDiff, TreeRef};
 pub use error::{Errno, FsError, Result};
+pub use forks::ForkInfo;
 pub use fsck::FsckReport;
 pub use group::{Entered, GroupCommit};
 pub use interrupts::{Interrupt, Interrupts};
@@ -102,6 +108,9 @@ pub use quota::{DEFAULT_QUOTA, Quota};
 pub use runs::{
     Claimed, DurableRun, MAX_RUN_ID, NewRun, RunEnd, RunRecord, Runs, Unfinished, validate_run_id,
 };
+pub use snapshots::{
+    GcReport, MAX_SNAPSHOT_NAME, SnapshotInfo, SnapshotSpace, Snapshots, validate_snapshot_name,
+};
 pub use status::{EntryKind, EntryStatus, OnInterrupt, RunStatus, UnknownValue};
 pub use transfer::{ExportStats, ImportStats, Progress};
 pub use tree::{MAX_SYMLINK_HOPS, NodeKind};
@@ -109,4 +118,5 @@ pub use types::{
     EditResult, FindEntry, FindPage, GrepMatch, GrepOptions, GrepPage, MkdirOptions, Page,
     RmOptions, Stat, TextEdit, WriteOptions,
 };
+pub use undo::{RUN_TREES_KEPT, UndoReport};
 pub use workspace::{Config, DEFAULT_MAX_FILE_SIZE, Usage, Workspace};

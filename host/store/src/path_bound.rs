@@ -14,7 +14,6 @@ use std::cell::Cell;
 
 use rusqlite::Connection;
 
-use crate::db::ROOT_ID;
 use crate::error::Result;
 use crate::path::MAX_PATH;
 
@@ -72,7 +71,7 @@ pub(crate) fn check_move(
     // Too high to decide, but the move fits: the bound has drifted above
     // the tree (removals, earlier moves). Make it exact again so the next
     // move takes the short path.
-    let whole = deepest(c, ROOT_ID, MAX_PATH)?.max(1);
+    let whole = deepest(c, crate::tree::live_root(c)?, MAX_PATH)?.max(1);
     c.prepare_cached("UPDATE workspace SET path_bound = ?1 WHERE id = 1")?
         .execute([whole as i64])?;
     raise(new_len + below);
@@ -104,7 +103,7 @@ fn deepest(c: &Connection, id: i64, budget: usize) -> Result<usize> {
 /// walk is bounded by the limit, so a damaged tree with a cycle ends.
 pub(crate) fn problem(c: &Connection) -> Result<Option<String>> {
     let bound = stored(c)?;
-    let longest = deepest(c, ROOT_ID, MAX_PATH)?.max(1);
+    let longest = deepest(c, crate::tree::live_root(c)?, MAX_PATH)?.max(1);
     Ok(if longest > MAX_PATH {
         Some(format!(
             "paths: an entry's path is at least {longest} bytes, the limit is {MAX_PATH}"

@@ -84,6 +84,12 @@ fn adjust(conn: &Connection, delta: i64) -> Result<()> {
     Ok(())
 }
 
+fn usage(conn: &Connection) -> Result<(i64, i64)> {
+    Ok(conn
+        .prepare_cached("SELECT stored_bytes, quota_bytes FROM workspace WHERE id = 1")?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
+}
+
 /// At the end of a write transaction: how many bytes it stored net of what
 /// it freed; `ENOSPC` if it stored more than it
 /// freed and the total is past the quota (the transaction then rolls
@@ -94,11 +100,20 @@ pub(crate) fn check(conn: &Connection) -> Result<i64> {
     if grown <= 0 {
         return Ok(grown);
     }
-    let (used, limit): (i64, i64) = conn
-        .prepare_cached("SELECT stored_bytes, quota_bytes FROM workspace WHERE id = 1")?
-        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (used, limit) = usage(conn)?;
     if used <= limit {
         return Ok(grown);
+    }
+    // Undo history gives way before a write fails: runs' before and after
+    // trees keep what later runs overwrote, which the quota's owner never
+    // asked to keep (snapshots, which they did ask for, stay). Those runs
+    // can no longer be undone.
+    if crate::undo::drop_run_trees(conn)? > 0 {
+        let freed = GROWN.with(|g| g.replace(0));
+        let (now, _) = usage(conn)?;
+        if now <= limit {
+            return Ok(grown + freed);
+        }
     }
     Err(FsError::custom(
         Errno::ENOSPC,

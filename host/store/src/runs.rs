@@ -197,7 +197,10 @@ impl Runs<'_> {
     /// Records a run as `running`. A run id is unique per workspace: `EEXIST` if taken.
     pub fn create(&self, run: &NewRun<'_>) -> Result<()> {
         validate_run_id(run.id)?;
-        self.ws.meta_tx(|c| insert_run(c, run))
+        self.ws.meta_tx(|c| {
+            insert_run(c, run)?;
+            crate::undo::record::at_start(c, run.id)
+        })
     }
 
     /// Records a durable run as `running`, owned by `durable.owner`.
@@ -206,6 +209,7 @@ impl Runs<'_> {
         // One transaction: a crash never leaves a run without its owner.
         self.ws.meta_tx(|c| {
             insert_run(c, run)?;
+            crate::undo::record::at_start(c, run.id)?;
             c.prepare_cached(
                 "UPDATE runs SET on_interrupt = ?2, spec = ?3, owner = ?4, lease_until_ns = ?5,
                  epoch = 1 WHERE id = ?1",
@@ -261,6 +265,7 @@ impl Runs<'_> {
                     format!("no run with id {id}"),
                 ));
             }
+            crate::undo::record::at_end(c, id)?;
             drop_durable_state(c, id)
         })?;
         self.ws.fences.let_go(id);
@@ -444,7 +449,7 @@ impl Runs<'_> {
 
 /// Drops what only an unfinished run needs (journal, emitted output,
 /// interrupts), once it has ended for good.
-fn drop_durable_state(c: &Connection, id: &str) -> Result<()> {
+pub(crate) fn drop_durable_state(c: &Connection, id: &str) -> Result<()> {
     crate::journal::unpin_all(c, id)?;
     for sql in [
         "DELETE FROM journal WHERE run_id = ?1",

@@ -16,7 +16,6 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 
 use crate::content;
-use crate::db::ROOT_ID;
 use crate::error::{Errno, FsError, Result};
 use crate::path::WsPath;
 
@@ -76,6 +75,12 @@ pub(crate) struct Node {
     pub nlink: i64,
     /// `None`: the access time is `mtime_ns`.
     pub atime_ns: Option<i64>,
+    /// The inode number's base (`ino`, or the id): copy-on-write clones
+    /// keep it (see `eff_ino`).
+    pub ino: i64,
+    /// The salt of the entry this node was reached through (0 when it was
+    /// read by id).
+    pub salt: i64,
 }
 
 impl Node {
@@ -87,11 +92,15 @@ impl Node {
 
 macro_rules! node_columns {
     () => {
-        "n.id, n.kind, n.mode, n.size, n.mtime_ns, n.refs, n.target, n.nlink, n.atime_ns"
+        "n.id, n.kind, n.mode, n.size, n.mtime_ns, n.refs, n.target, n.nlink, n.atime_ns, coalesce(n.ino, n.id)"
     };
 }
 
 fn node_from_row(row: &Row<'_>) -> rusqlite::Result<Node> {
+    node_from_row_salted(row, 0)
+}
+
+fn node_from_row_salted(row: &Row<'_>, salt: i64) -> rusqlite::Result<Node> {
     Ok(Node {
         id: row.get(0)?,
         kind: NodeKind::from_db(row.get(1)?)?,
@@ -102,6 +111,8 @@ fn node_from_row(row: &Row<'_>) -> rusqlite::Result<Node> {
         target: row.get(6)?,
         nlink: row.get(7)?,
         atime_ns: row.get(8)?,
+        ino: row.get(9)?,
+        salt,
     })
 }
 
@@ -116,13 +127,15 @@ pub(crate) struct Step {
 /// A resolved path: every component from the root down, after symlinks.
 #[derive(Debug, Clone)]
 pub(crate) struct Chain {
+    /// The live root the path was resolved from (`live_root`).
+    pub root: i64,
     pub steps: Vec<Step>,
 }
 
 impl Chain {
     /// Id of the node the chain ends at.
     pub fn id(&self) -> i64 {
-        self.steps.last().map_or(ROOT_ID, |s| s.node.id)
+        self.steps.last().map_or(self.root, |s| s.node.id)
     }
 
     pub fn kind(&self) -> NodeKind {
@@ -137,6 +150,26 @@ impl Chain {
 
     pub fn is_root(&self) -> bool {
         self.steps.is_empty()
+    }
+
+    /// The XOR of the salts of the entries on the path (see `eff_ino`).
+    pub fn salt(&self) -> i64 {
+        self.salt_through(self.steps.len())
+    }
+
+    /// The XOR of the salts of the first `n` entries.
+    pub fn salt_through(&self, n: usize) -> i64 {
+        self.steps[..n.min(self.steps.len())]
+            .iter()
+            .fold(0, |s, step| s ^ step.node.salt)
+    }
+
+    /// The inode number of the node the chain ends at.
+    pub fn ino(&self, conn: &Connection) -> Result<u64> {
+        Ok(match self.steps.last() {
+            Some(step) => eff_ino(step.node.ino, self.salt()),
+            None => eff_ino(get_node(conn, self.root)?.ino, 0),
+        })
     }
 
     /// The canonical path (symlinks resolved).
@@ -155,6 +188,14 @@ pub(crate) enum Lookup {
     },
 }
 
+/// The live tree's root node: node 1 until a snapshot shares the root and
+/// a change clones it (`unshare_root`).
+pub(crate) fn live_root(conn: &Connection) -> Result<i64> {
+    Ok(conn
+        .prepare_cached("SELECT root FROM workspace WHERE id = 1")?
+        .query_row([], |r| r.get(0))?)
+}
+
 pub(crate) fn get_node(conn: &Connection, id: i64) -> Result<Node> {
     let mut stmt = conn.prepare_cached(concat!(
         "SELECT ",
@@ -168,10 +209,10 @@ pub(crate) fn lookup(conn: &Connection, dir: i64, name: &str) -> Result<Option<N
     let mut stmt = conn.prepare_cached(concat!(
         "SELECT ",
         node_columns!(),
-        " FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 AND d.name = ?2"
+        ", d.salt FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 AND d.name = ?2"
     ))?;
     Ok(stmt
-        .query_row(params![dir, name], node_from_row)
+        .query_row(params![dir, name], |r| node_from_row_salted(r, r.get(10)?))
         .optional()?)
 }
 
@@ -179,6 +220,7 @@ pub(crate) fn lookup(conn: &Connection, dir: i64, name: &str) -> Result<Option<N
 /// component is followed only when `follow_last`.
 pub(crate) fn resolve(conn: &Connection, path: &WsPath, follow_last: bool) -> Result<Lookup> {
     let shown = path.to_string();
+    let root = live_root(conn)?;
     let mut queue: VecDeque<String> = path.components().iter().cloned().collect();
     let mut steps: Vec<Step> = Vec::new();
     let mut hops = 0u32;
@@ -193,14 +235,14 @@ pub(crate) fn resolve(conn: &Connection, path: &WsPath, follow_last: bool) -> Re
         }
         let (dir_id, dir_kind) = steps
             .last()
-            .map_or((ROOT_ID, NodeKind::Directory), |s| (s.node.id, s.node.kind));
+            .map_or((root, NodeKind::Directory), |s| (s.node.id, s.node.kind));
         if dir_kind != NodeKind::Directory {
             return Err(FsError::new(Errno::ENOTDIR, &shown));
         }
         let Some(node) = lookup(conn, dir_id, &name)? else {
             if queue.is_empty() {
                 return Ok(Lookup::Missing {
-                    parent: Chain { steps },
+                    parent: Chain { root, steps },
                     name,
                 });
             }
@@ -237,7 +279,7 @@ pub(crate) fn resolve(conn: &Connection, path: &WsPath, follow_last: bool) -> Re
             node,
         });
     }
-    Ok(Lookup::Found(Chain { steps }))
+    Ok(Lookup::Found(Chain { root, steps }))
 }
 
 /// Resolves a path that must exist.
@@ -289,8 +331,19 @@ pub(crate) fn insert_node(
 
 /// Adds the entry `(dir, name) -> child` and takes a reference on `child`.
 pub(crate) fn link(conn: &Connection, dir: i64, name: &str, child: i64) -> Result<()> {
-    conn.prepare_cached("INSERT INTO dentries (dir, name, child) VALUES (?1, ?2, ?3)")?
-        .execute(params![dir, name, child])?;
+    link_salted(conn, dir, name, child, 0)
+}
+
+/// `link` with the entry's salt (see `eff_ino`).
+pub(crate) fn link_salted(
+    conn: &Connection,
+    dir: i64,
+    name: &str,
+    child: i64,
+    salt: i64,
+) -> Result<()> {
+    conn.prepare_cached("INSERT INTO dentries (dir, name, child, salt) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![dir, name, child, salt])?;
     conn.prepare_cached("UPDATE nodes SET refs = refs + 1 WHERE id = ?1")?
         .execute([child])?;
     Ok(())
@@ -355,23 +408,28 @@ pub(crate) fn release(conn: &Connection, id: i64) -> Result<()> {
     Ok(())
 }
 
-/// A private copy of `node` for one path: same attributes, shared children
-/// or chunks, one name. The caller links or repoints an entry at the clone.
+/// A private copy of `node` for one path: same attributes and inode number,
+/// shared children or chunks, one name. The caller links or repoints an
+/// entry at the clone.
 pub(crate) fn clone_node(conn: &Connection, node: &Node) -> Result<Node> {
     conn.prepare_cached(
-        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, target, chunks, nlink, atime_ns)
-         SELECT kind, mode, size, mtime_ns, 0, target, chunks, 1, atime_ns FROM nodes WHERE id = ?1",
+        "INSERT INTO nodes (kind, mode, size, mtime_ns, refs, target, chunks, nlink, atime_ns, ino)
+         SELECT kind, mode, size, mtime_ns, 0, target, chunks, 1, atime_ns, coalesce(ino, id) FROM nodes WHERE id = ?1",
     )?
     .execute([node.id])?;
     let new_id = conn.last_insert_rowid();
     match node.kind {
         NodeKind::Directory => {
             conn.prepare_cached(
-                "INSERT INTO dentries (dir, name, child) SELECT ?2, name, child FROM dentries WHERE dir = ?1",
+                "INSERT INTO dentries (dir, name, child, salt) SELECT ?2, name, child, salt FROM dentries WHERE dir = ?1",
             )?
             .execute(params![node.id, new_id])?;
+            // A node may have several names in the directory (a copy made
+            // beside its source): one reference for each.
             conn.prepare_cached(
-                "UPDATE nodes SET refs = refs + 1 WHERE id IN (SELECT child FROM dentries WHERE dir = ?1)",
+                "UPDATE nodes SET refs = refs + c.n
+                 FROM (SELECT child, count(*) AS n FROM dentries WHERE dir = ?1 GROUP BY child) AS c
+                 WHERE nodes.id = c.child",
             )?
             .execute([node.id])?;
         }
@@ -400,6 +458,7 @@ pub(crate) fn private_child(conn: &Connection, dir: i64, name: &str, node: Node)
 /// Makes every node on `chain` private to this path, so it can be changed.
 /// `through` is how many steps (from the root) must be private.
 pub(crate) fn unshare(conn: &Connection, chain: &mut Chain, through: usize) -> Result<()> {
+    unshare_root(conn, chain)?;
     let through = through.min(chain.steps.len());
     for i in 0..through {
         if !chain.steps[i].node.is_shared() {
@@ -419,6 +478,47 @@ pub(crate) fn unshare(conn: &Connection, chain: &mut Chain, through: usize) -> R
                 next.node.refs += 1;
             }
         }
+    }
+    Ok(())
+}
+
+/// Makes the live root private before anything below it changes: a
+/// snapshot (or a run's tree) may hold the root node itself, which is what
+/// makes taking one O(1). The clone names the same children (each one
+/// more reference, so they are shared in turn) and becomes the live root;
+/// the old root stays with its holders. A chain resolved before another
+/// chain's unshare cloned the root is moved onto the new one.
+fn unshare_root(conn: &Connection, chain: &mut Chain) -> Result<()> {
+    // One query on every change: the root and whether anything shares it.
+    let (live, refs): (i64, i64) = conn
+        .prepare_cached(
+            "SELECT w.root, n.refs FROM workspace w JOIN nodes n ON n.id = w.root WHERE w.id = 1",
+        )?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    if chain.root != live {
+        chain.root = live;
+        if let Some(first) = chain.steps.first_mut()
+            && let Some(node) = lookup(conn, live, &first.name)?
+        {
+            first.parent = live;
+            first.node = node;
+        }
+    }
+    if refs <= 1 {
+        return Ok(());
+    }
+    let root = get_node(conn, live)?;
+    let clone = clone_node(conn, &root)?;
+    conn.prepare_cached("UPDATE nodes SET refs = 1 WHERE id = ?1")?
+        .execute([clone.id])?;
+    conn.prepare_cached("UPDATE workspace SET root = ?1 WHERE id = 1")?
+        .execute([clone.id])?;
+    release(conn, root.id)?;
+    chain.root = clone.id;
+    if let Some(first) = chain.steps.first_mut() {
+        first.parent = clone.id;
+        // The clone took a reference on every child.
+        first.node.refs += 1;
     }
     Ok(())
 }
@@ -453,14 +553,63 @@ pub(crate) fn list(
     let mut stmt = conn.prepare_cached(concat!(
         "SELECT ",
         node_columns!(),
-        ", d.name FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 ORDER BY d.name LIMIT ?2 OFFSET ?3"
+        ", d.name, d.salt FROM dentries d JOIN nodes n ON n.id = d.child WHERE d.dir = ?1 ORDER BY d.name LIMIT ?2 OFFSET ?3"
     ))?;
     let limit = limit.map_or(-1, |l| l.min(i64::MAX as u64) as i64);
     let rows = stmt
         .query_map(
             params![dir, limit, offset.min(i64::MAX as u64) as i64],
-            |r| Ok((r.get(9)?, node_from_row(r)?)),
+            |r| Ok((r.get(10)?, node_from_row_salted(r, r.get(11)?)?)),
         )?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
+}
+
+/// The inode number a node shows through a path: its `ino` where the
+/// entries on the path carry no salt (everywhere but below a copy), else
+/// `ino` mixed with the XOR of their salts, so a copy, which shares its
+/// source's nodes, shows numbers of its own from the start. Mixed numbers
+/// have bit 51 set (above every node id, below 2^53 so JavaScript's
+/// numbers hold them exactly).
+pub(crate) fn eff_ino(ino: i64, salt: i64) -> u64 {
+    let ino = ino as u64;
+    if salt == 0 {
+        return ino;
+    }
+    // splitmix64's finalizer.
+    let mut z = (salt as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    ino ^ ((z & ((1 << 51) - 1)) | (1 << 51))
+}
+
+/// A new, random, non-zero salt for the entry a copy makes.
+pub(crate) fn fresh_salt() -> i64 {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    h.write_i64(crate::clock::now_ns());
+    h.write_u32(std::process::id());
+    match h.finish() as i64 {
+        0 => 1,
+        s => s,
+    }
+}
+
+/// Gives node `id` the inode number `ino`: a new node that takes an old
+/// one's place at a path (a write that replaces a file's content).
+pub(crate) fn keep_ino(conn: &Connection, id: i64, ino: i64) -> Result<()> {
+    conn.prepare_cached("UPDATE nodes SET ino = ?2 WHERE id = ?1")?
+        .execute(params![id, ino])?;
+    Ok(())
+}
+
+/// Sets the salt of the entry `(dir, name)`.
+pub(crate) fn set_salt(conn: &Connection, dir: i64, name: &str, salt: i64) -> Result<()> {
+    conn.prepare_cached("UPDATE dentries SET salt = ?3 WHERE dir = ?1 AND name = ?2")?
+        .execute(params![dir, name, salt])?;
+    Ok(())
 }

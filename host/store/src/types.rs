@@ -17,7 +17,8 @@ pub struct Stat {
     pub size: u64,
     /// Nanoseconds since the Unix epoch.
     pub mtime_ns: u64,
-    /// The stored node's id (a copy shares it until one side changes).
+    /// The inode number: stable across writes, renames, runs and
+    /// snapshots; shared by hard links; a copy's own (`tree::eff_ino`).
     pub ino: u64,
     /// How many names the node has (hard links); 1 for directories.
     pub nlink: u64,
@@ -27,14 +28,15 @@ pub struct Stat {
 }
 
 impl Stat {
-    pub(crate) fn from_node(name: &str, node: &Node) -> Self {
+    /// `ino` is what `tree::eff_ino` gives for the path it was reached by.
+    pub(crate) fn from_node(name: &str, node: &Node, ino: u64) -> Self {
         Stat {
             name: name.to_owned(),
             kind: node.kind,
             mode: node.mode,
             size: node.size,
             mtime_ns: node.mtime_ns.max(0) as u64,
-            ino: node.id as u64,
+            ino,
             nlink: node.nlink.max(1) as u64,
             atime_ns: node.atime_ns.unwrap_or(node.mtime_ns).max(0) as u64,
         }

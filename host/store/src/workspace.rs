@@ -286,6 +286,15 @@ impl Workspace {
         out
     }
 
+    /// Runs `f` on the connection outside any transaction (for statements
+    /// that cannot run in one, like `VACUUM INTO`), after committing an open
+    /// group so what it reads includes every change made so far.
+    pub(crate) fn outside_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let mut conn = self.lock();
+        conn.commit_group()?;
+        f(&conn.db)
+    }
+
     /// The run records: create, finish, list, and the owners of durable runs.
     pub fn runs(&self) -> Runs<'_> {
         Runs { ws: self }

@@ -89,3 +89,32 @@ pub struct Exec {
     pub timeout_ms: Option<u64>,
     pub memory_mb: Option<u64>,
 }
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    pub action: String,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub message: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Diff {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    pub run: Option<String>,
+    #[serde(default)]
+    pub paths: Vec<String>,
+    #[serde(default)]
+    pub name_only: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Undo {
+    pub run: String,
+    #[serde(default)]
+    pub force: bool,
+}

@@ -30,7 +30,7 @@ const BINARY_SNIFF: usize = 8000;
 const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
 /// A tool failure, already phrased for the model.
-struct ToolError(String);
+pub(crate) struct ToolError(pub(crate) String);
 
 impl From<FsError> for ToolError {
     fn from(e: FsError) -> Self {
@@ -45,9 +45,9 @@ impl From<FsError> for ToolError {
     }
 }
 
-type ToolResult = Result<Value, ToolError>;
+pub(crate) type ToolResult = Result<Value, ToolError>;
 
-fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolError> {
+pub(crate) fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolError> {
     let args = if args.is_null() { json!({}) } else { args };
     serde_json::from_value(args).map_err(|e| {
         ToolError(format!(
@@ -136,7 +136,11 @@ impl Tools {
         let exposed = self.definitions().iter().any(|d| d.name == name);
         if !exposed {
             let names: Vec<String> = self.definitions().into_iter().map(|d| d.name).collect();
-            let why = if self.readonly && matches!(name, "write" | "edit" | "delete" | "exec") {
+            let why = if self.readonly
+                && matches!(
+                    name,
+                    "write" | "edit" | "delete" | "exec" | "snapshot" | "undo"
+                ) {
                 " (this tool set is read-only)"
             } else {
                 ""
@@ -155,6 +159,9 @@ impl Tools {
             "grep" => self.grep(parse("grep", args)?),
             "delete" => self.delete(parse("delete", args)?),
             "exec" => self.exec(parse("exec", args)?, cancel),
+            "snapshot" => self.snapshot(parse("snapshot", args)?),
+            "diff" => self.diff(parse("diff", args)?),
+            "undo" => self.undo(parse("undo", args)?),
             _ => Err(ToolError(format!("unknown tool {name:?}"))),
         }
     }

@@ -21,7 +21,7 @@ pub struct ToolDef {
     pub read_only: bool,
 }
 
-fn def(
+pub(crate) fn def(
     name: &str,
     description: &str,
     read_only: bool,
@@ -63,8 +63,10 @@ impl Tools {
 
 fn definitions_of(readonly: bool, backends: &[BackendInfo], max_memory_mb: u64) -> Vec<ToolDef> {
     let mut defs = read_only_defs();
+    defs.push(crate::history::diff_def());
     if !readonly {
         defs.extend(mutating_defs());
+        defs.extend(crate::history::mutating_defs());
         if !backends.is_empty() {
             defs.push(exec_def(backends, max_memory_mb));
         }

@@ -43,6 +43,7 @@ mod calls;
 mod cancel;
 mod definitions;
 mod format;
+mod history;
 mod locks;
 mod output;
 

@@ -28,10 +28,10 @@ mod runs_lifetime;
 mod tools_call;
 mod vocabulary;
 
-const ALL_TOOLS: [&str; 8] = [
-    "read", "ls", "find", "grep", "write", "edit", "delete", "exec",
+const ALL_TOOLS: [&str; 11] = [
+    "read", "ls", "find", "grep", "diff", "write", "edit", "delete", "snapshot", "undo", "exec",
 ];
-const READ_TOOLS: [&str; 4] = ["read", "ls", "find", "grep"];
+const READ_TOOLS: [&str; 5] = ["read", "ls", "find", "grep", "diff"];
 
 /// `computer --workspace <db> mcp ARGS...` as a tokio command.
 fn mcp_command(ws: &Ws, args: &[&str]) -> tokio::process::Command {
@@ -276,7 +276,7 @@ async fn readonly_lists_only_the_read_tools() {
         let msg = s.err(name, args(a)).await;
         assert!(msg.contains("read-only"), "{msg}");
         assert!(
-            msg.contains("available tools: read, ls, find, grep"),
+            msg.contains("available tools: read, ls, find, grep, diff"),
             "{msg}"
         );
     }

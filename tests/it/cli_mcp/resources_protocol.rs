@@ -10,7 +10,14 @@ async fn runs_are_resources() {
     let s = Session::start(&ws, &["--backends", "js"]).await;
     let resources = s.client.list_all_resources().await.expect("resources/list");
     let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
-    assert_eq!(uris, ["computer://approvals", "computer://runs"]);
+    assert_eq!(
+        uris,
+        [
+            "computer://approvals",
+            "computer://runs",
+            "computer://forks"
+        ]
+    );
     assert_eq!(
         s.read_resource("computer://runs").await.unwrap(),
         json!({"runs": []})
@@ -39,12 +46,13 @@ async fn runs_are_resources() {
         [
             "computer://approvals".to_owned(),
             "computer://runs".to_owned(),
+            "computer://forks".to_owned(),
             format!("computer://runs/{second}"),
             format!("computer://runs/{first}"),
         ]
     );
     assert!(
-        resources[2]
+        resources[3]
             .description
             .as_deref()
             .unwrap()
@@ -52,8 +60,11 @@ async fn runs_are_resources() {
     );
 
     let templates = s.client.list_all_resource_templates().await.unwrap();
-    assert_eq!(templates.len(), 1);
-    assert_eq!(templates[0].uri_template, "computer://runs/{id}");
+    let templates: Vec<&str> = templates.iter().map(|t| t.uri_template.as_str()).collect();
+    assert_eq!(
+        templates,
+        ["computer://runs/{id}", "computer://forks/{name}"]
+    );
 
     let list = s.read_resource("computer://runs").await.unwrap();
     let ids: Vec<&str> = list["runs"]
@@ -101,6 +112,55 @@ async fn runs_are_resources() {
             }
             other => panic!("{uri}: expected an MCP error, got {other:?}"),
         }
+    }
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forks_are_resources_with_what_differs_from_the_parent() {
+    let ws = Ws::new();
+    ws.put("/app/main.txt", "v1\n");
+    ws.put("/app/same.txt", "same\n");
+    ws.ok(&["snapshot", "create", "base"]);
+    let doc = ws.json(&["fork", "try", "--from", "base"]);
+    let path = doc["forks"][0]["path"].as_str().unwrap().to_owned();
+    ws.put("/app/main.txt", "v2 in the parent\n");
+    let args = [
+        "--workspace",
+        path.as_str(),
+        "fs",
+        "write",
+        "/app/added.txt",
+    ];
+    let out = computer_tests::run_command(computer(ws.dir()).args(args), b"in the fork\n");
+    assert!(out.status.success(), "{}", describe(&args, &out));
+
+    let s = Session::start(&ws, &["--backends", "js"]).await;
+    let resources = s.client.list_all_resources().await.unwrap();
+    let fork = resources
+        .iter()
+        .find(|r| r.uri == "computer://forks/try")
+        .expect("the fork is listed");
+    assert!(fork.description.as_deref().unwrap().contains("base"));
+    let list = s.read_resource("computer://forks").await.unwrap();
+    assert_eq!(list["forks"][0]["name"], "try");
+    assert_eq!(list["forks"][0]["fromSnapshot"], "base");
+    assert_eq!(list["forks"][0]["exists"], true);
+    let one = s.read_resource("computer://forks/try").await.unwrap();
+    assert_eq!(one["path"], path.as_str());
+    assert_eq!(
+        one["changedFromParent"],
+        json!([
+            {"path": "/app/added.txt", "status": "added"},
+            {"path": "/app/main.txt", "status": "modified"},
+        ])
+    );
+    assert_eq!(one["changesTruncated"], false);
+    match s.read_resource("computer://forks/nope").await {
+        Err(ServiceError::McpError(e)) => {
+            assert!(e.message.contains("computer://forks"), "{}", e.message)
+        }
+        other => panic!("expected an MCP error, got {other:?}"),
     }
     s.stop().await;
 }

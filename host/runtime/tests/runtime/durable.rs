@@ -682,8 +682,10 @@ console.log("second", second.length, sum(second));
         lines[1].split(' ').nth(2),
         "the second read saw the new content: {out}"
     );
-    // Once the run has ended its pins are gone: only the new file's chunks
-    // are left.
+    // Once the run has ended its journal pins are gone. The run's before
+    // tree (kept for `undo`) still holds the old content until gc drops
+    // it; then only the new file's chunks are left.
+    ws.gc(0).unwrap();
     let usage = ws.usage().unwrap();
     assert!(
         usage.stored_bytes < (3 << 19),

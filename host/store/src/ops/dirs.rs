@@ -64,9 +64,13 @@ impl Workspace {
                 self.read_tx(|c| {
                     let chain = tree::resolve_dir(c, &p)?;
                     let rows = tree::list(c, chain.id(), page.offset, page.limit)?;
+                    let salt = chain.salt();
                     Ok(rows
                         .iter()
-                        .map(|(name, node)| Stat::from_node(name, node))
+                        .map(|(name, node)| {
+                            let ino = tree::eff_ino(node.ino, salt ^ node.salt);
+                            Stat::from_node(name, node, ino)
+                        })
                         .collect())
                 })
             },
@@ -150,7 +154,10 @@ fn mkdir_p_mode(
     last_is_target: bool,
 ) -> Result<()> {
     let comps = p.components();
-    let mut chain = tree::Chain { steps: Vec::new() };
+    let mut chain = tree::Chain {
+        root: tree::live_root(c)?,
+        steps: Vec::new(),
+    };
     for (i, name) in comps.iter().enumerate() {
         let is_last = i + 1 == comps.len();
         let not_dir = |kind: NodeKind| {

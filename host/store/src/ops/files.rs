@@ -117,6 +117,7 @@ impl Workspace {
                             // Shared with a copy: give this path a fresh node
                             // instead of cloning content we are about to replace.
                             let id = tree::insert_node(c, NodeKind::File, mode, now, None)?;
+                            tree::keep_ino(c, id, step.node.ino)?;
                             content::fill_new(c, id, content, now)?;
                             tree::repoint(c, step.parent, &step.name, step.node.id, id)?;
                         } else {
@@ -176,7 +177,7 @@ impl Workspace {
                     step.parent,
                     step.name.clone(),
                     opts.mode.unwrap_or(step.node.mode),
-                    Some((step.node.id, step.node.nlink > 1)),
+                    Some((step.node.id, step.node.nlink > 1, step.node.ino)),
                 )
             }
             Target::New { mut parent, name } => {
@@ -195,8 +196,11 @@ impl Workspace {
         match old {
             // Every name of a hard-linked file must see the new content:
             // it moves into the node they share.
-            Some((old, true)) => content::adopt(c, id, old)?,
-            Some((old, false)) => tree::repoint(c, parent_id, &name, old, id)?,
+            Some((old, true, _)) => content::adopt(c, id, old)?,
+            Some((old, false, ino)) => {
+                tree::keep_ino(c, id, ino)?;
+                tree::repoint(c, parent_id, &name, old, id)?;
+            }
             None => {
                 tree::link(c, parent_id, &name, id)?;
                 tree::set_mtime(c, parent_id, now)?;

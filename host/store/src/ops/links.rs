@@ -4,7 +4,6 @@
 use rusqlite::params;
 
 use crate::clock::now_ns;
-use crate::db::ROOT_ID;
 use crate::error::{Errno, FsError, Result};
 use crate::path::{MAX_PATH, WsPath};
 use crate::tree::{self, Lookup, NodeKind};
@@ -29,9 +28,14 @@ impl Workspace {
             // The name is the one asked about, as in `ls`, even when a
             // symlink was followed to a node with another name.
             let name = p.file_name().unwrap_or("/");
+            let ino = chain.ino(c)?;
             match chain.last() {
-                Some(step) => Ok(Stat::from_node(name, &step.node)),
-                None => Ok(Stat::from_node(name, &tree::get_node(c, ROOT_ID)?)),
+                Some(step) => Ok(Stat::from_node(name, &step.node, ino)),
+                None => Ok(Stat::from_node(
+                    name,
+                    &tree::get_node(c, tree::live_root(c)?)?,
+                    ino,
+                )),
             }
         })
     }
@@ -127,6 +131,8 @@ impl Workspace {
                     tree::unshare_all(c, &mut dp)?;
                     let s = tree::resolve_existing(c, &src, false)?;
                     crate::hard_links::add_name(c, dp.id(), &name, s.id())?;
+                    // The new name shows the same inode number.
+                    tree::set_salt(c, dp.id(), &name, s.salt() ^ dp.salt())?;
                     tree::set_mtime(c, dp.id(), now_ns())
                 })
             },

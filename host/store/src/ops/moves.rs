@@ -74,10 +74,13 @@ impl Workspace {
                 if let Some(existing) = dst_existing {
                     tree::unlink(c, dp.id(), &dst_name, existing.id)?;
                 }
+                // The salt moves with the entry, adjusted so that the XOR
+                // of the salts on its path, and so its inode number, stay.
+                let salt = moving.node.salt ^ s.salt_through(s.steps.len() - 1) ^ dp.salt();
                 c.prepare_cached(
-                    "UPDATE dentries SET dir = ?3, name = ?4 WHERE dir = ?1 AND name = ?2",
+                    "UPDATE dentries SET dir = ?3, name = ?4, salt = ?5 WHERE dir = ?1 AND name = ?2",
                 )?
-                .execute(params![moving.parent, moving.name, dp.id(), dst_name])?;
+                .execute(params![moving.parent, moving.name, dp.id(), dst_name, salt])?;
                 let now = now_ns();
                 tree::set_mtime(c, moving.parent, now)?;
                 tree::set_mtime(c, dp.id(), now)
@@ -145,14 +148,17 @@ impl Workspace {
                 let src_id = crate::hard_links::copy_source(c, src_id)?;
                 // Take the new reference before dropping the old one, so
                 // copying a file over a path that shares it cannot free it.
+                // The copy's entry gets a salt of its own, so the nodes it
+                // shares show inode numbers of its own (`tree::eff_ino`).
+                let salt = tree::fresh_salt();
                 if let Some(existing) = dst_existing {
-                    c.prepare_cached("UPDATE dentries SET child = ?3 WHERE dir = ?1 AND name = ?2")?
-                        .execute(params![dp.id(), dst_name, src_id])?;
+                    c.prepare_cached("UPDATE dentries SET child = ?3, salt = ?4 WHERE dir = ?1 AND name = ?2")?
+                        .execute(params![dp.id(), dst_name, src_id, salt])?;
                     c.prepare_cached("UPDATE nodes SET refs = refs + 1 WHERE id = ?1")?
                         .execute([src_id])?;
                     tree::release(c, existing.id)?;
                 } else {
-                    tree::link(c, dp.id(), &dst_name, src_id)?;
+                    tree::link_salted(c, dp.id(), &dst_name, src_id, salt)?;
                 }
                 tree::set_mtime(c, dp.id(), now_ns())
             })

@@ -132,4 +132,32 @@ impl Workspace {
             },
         )
     }
+
+    /// Writes the whole of tree `tree` (a snapshot, a run's before or
+    /// after, or the live tree) out to the host directory `host`, as
+    /// [`Workspace::export`] writes a directory of the live tree.
+    pub fn export_tree(&self, tree: &crate::TreeRef, host: &Path) -> Result<ExportStats> {
+        if let crate::TreeRef::Fork(name) = tree {
+            return self
+                .open_fork(name)?
+                .export_tree(&crate::TreeRef::Live, host);
+        }
+        let shown = tree.to_string();
+        self.audited(
+            "export",
+            &shown,
+            || Some(serde_json::json!({"host": host.display().to_string()})),
+            || {
+                let host_shown = host.display().to_string();
+                self.read_tx(|c| {
+                    let root_id = tree.root(c)?;
+                    std::fs::create_dir_all(host).map_err(|e| io_err(&host_shown, e))?;
+                    let root = open_host_dir(host)?;
+                    let mut stats = ExportStats::default();
+                    export::export_tree(c, root_id, &root, "/", &mut stats)?;
+                    Ok(stats)
+                })
+            },
+        )
+    }
 }

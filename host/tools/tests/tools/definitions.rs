@@ -12,7 +12,8 @@ fn definitions_cover_every_tool_with_object_schemas() {
     assert_eq!(
         names,
         [
-            "read", "ls", "find", "grep", "write", "edit", "delete", "exec"
+            "read", "ls", "find", "grep", "diff", "write", "edit", "delete", "snapshot", "undo",
+            "exec"
         ]
     );
     for d in &defs {

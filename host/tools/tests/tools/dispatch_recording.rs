@@ -10,7 +10,7 @@ fn unknown_tool_lists_the_available_ones() {
     let msg = err(&tools, "frobnicate", json!({}));
     assert_eq!(
         msg,
-        "unknown tool \"frobnicate\"; available tools: read, ls, find, grep, write, edit, delete"
+        "unknown tool \"frobnicate\"; available tools: read, ls, find, grep, diff, write, edit, delete, snapshot, undo"
     );
 }
 
@@ -28,7 +28,7 @@ fn misspelled_argument_is_named() {
 fn readonly_set_exposes_only_read_tools() {
     let (ws, tools) = readonly_tools();
     let names: Vec<String> = tools.definitions().into_iter().map(|d| d.name).collect();
-    assert_eq!(names, ["read", "ls", "find", "grep"]);
+    assert_eq!(names, ["read", "ls", "find", "grep", "diff"]);
     assert!(tools.definitions().iter().all(|d| d.read_only));
     for (name, args) in [
         ("write", json!({"path": "/a", "content": "x"})),
@@ -42,7 +42,7 @@ fn readonly_set_exposes_only_read_tools() {
         let msg = err(&tools, name, args);
         assert!(msg.contains("read-only"), "{msg}");
         assert!(
-            msg.contains("available tools: read, ls, find, grep"),
+            msg.contains("available tools: read, ls, find, grep, diff"),
             "{msg}"
         );
     }

@@ -11,4 +11,5 @@ mod definitions;
 mod dispatch_recording;
 mod exec;
 mod files;
+mod history;
 mod listing;
