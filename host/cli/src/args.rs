@@ -133,6 +133,9 @@ pub enum Command {
     /// The hosts curl, wget and modules may reach over HTTP (none by default): allow, ls, deny
     #[command(subcommand)]
     Net(crate::net_cmd::NetCommand),
+    /// Values the host attaches to requests (net allow --header ... {secret:NAME}) that runs never see: set, ls, rm
+    #[command(subcommand)]
+    Secrets(crate::secrets_cmd::SecretsCommand),
     /// Module components (ws:NAME) stored in the workspace: add, ls, rm
     #[command(subcommand)]
     Modules(crate::modules_cmd::ModulesCommand),

@@ -60,6 +60,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0015_hard_links",
         include_str!("../migrations/0015_hard_links.sql"),
     ),
+    (
+        "0016_secrets",
+        include_str!("../migrations/0016_secrets.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

@@ -74,6 +74,7 @@ mod quota;
 mod reserve;
 mod runs;
 mod search;
+mod secrets;
 mod status;
 mod transfer;
 mod tree;
@@ -96,11 +97,18 @@ pub use interrupts::{Interrupt, Interrupts};
 pub use journal::{ArgsDigest, Journal, JournalEntry, ResultEncoder};
 pub use location::OpenMode;
 pub use modules::{ModuleRecord, Modules, NewModule, validate_module_name};
-pub use net::{AllowList, Entry as NetEntry, Net, NetRule, is_internal, is_internal_host};
+pub use net::{
+    AllowList, Credential, CredentialKind, Entry as NetEntry, Net, NetRule, is_internal,
+    is_internal_host, render_credential, secret_names,
+};
 pub use path::{MAX_NAME, MAX_PATH, WsPath};
 pub use quota::{DEFAULT_QUOTA, Quota};
 pub use runs::{
     Claimed, DurableRun, MAX_RUN_ID, NewRun, RunEnd, RunRecord, Runs, Unfinished, validate_run_id,
+};
+pub use secrets::{
+    KEY_ENV as SECRETS_KEY_ENV, MAX_SECRET, SecretInfo, Secrets, key_path as secrets_key_path,
+    validate_secret_name,
 };
 pub use status::{EntryKind, EntryStatus, OnInterrupt, RunStatus, UnknownValue};
 pub use transfer::{ExportStats, ImportStats, Progress};

@@ -68,6 +68,8 @@ pub struct Workspace {
     pub(crate) fences: crate::fence::Fences,
     /// Disk space kept for removals and run records (`reserve.rs`).
     reserve: crate::reserve::Reserve,
+    /// The secrets' key once loaded (`secrets/key.rs`).
+    pub(crate) secrets_key: Mutex<Option<crate::secrets::SecretKey>>,
 }
 
 impl Workspace {
@@ -106,6 +108,7 @@ impl Workspace {
             config,
             fences: Default::default(),
             reserve,
+            secrets_key: Mutex::new(None),
         })
     }
 
@@ -127,6 +130,7 @@ impl Workspace {
             config: Config::default(),
             fences: Default::default(),
             reserve: Default::default(),
+            secrets_key: Mutex::new(None),
         })
     }
 

@@ -83,11 +83,11 @@ impl CommandHttp {
 impl WasiHttpHooks for CommandHttp {
     fn send_request(
         &mut self,
-        request: http::Request<WasiBody>,
+        mut request: http::Request<WasiBody>,
         options: Option<RequestOptions>,
         fut: Box<dyn Future<Output = Result<(), HttpError>> + Send>,
     ) -> SendFuture {
-        let record = RequestRecord::of(self.workspace.clone(), &request);
+        let mut record = RequestRecord::of(self.workspace.clone(), &request);
         let target = Target::of(request.uri());
         let full_url = request.uri().to_string();
         // A server of the run's own needs no allow-list entry, and is not
@@ -117,7 +117,13 @@ impl WasiHttpHooks for CommandHttp {
             }
         };
         if let Some(conn) = own {
+            // A server of the run's own is inside the sandbox: it gets no
+            // credential, whatever the rules for its address say.
             return audited(record, super::loopback::send(conn, request, options));
+        }
+        match super::attach_credentials(&self.workspace, &target, &mut request) {
+            Ok(attached) => record.credentials = attached,
+            Err(why) => return denied(record, why),
         }
         // The crate's default sender (hyper over tokio, rustls for https).
         let sent = wasmtime_wasi_http::default_hooks().send_request(request, Some(options), fut);
