@@ -52,6 +52,7 @@ mod python_backend;
 mod python_capture;
 mod python_corpus;
 mod python_http;
+mod read_only;
 mod secrets;
 mod shell_corpus;
 mod shell_hardening;

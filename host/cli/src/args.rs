@@ -224,6 +224,9 @@ pub struct ExecArgs {
     /// Register a runner-world component as a backend for this command
     #[arg(long = "guest", value_name = "NAME=PATH")]
     pub guests: Vec<String>,
+    /// A read-only run: every change to the workspace fails with EROFS (a private /tmp, where the backend has one, stays writable); the container backend drops its changes and reports them
+    #[arg(long)]
+    pub read_only: bool,
     /// An argument for the program (repeatable)
     #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
     pub args: Vec<String>,
@@ -265,6 +268,9 @@ pub struct RunArgs {
     /// What an interrupted run does: replay (journalled; survives crashes) or fail
     #[arg(long, value_name = "replay|fail", value_parser = parse_on_interrupt)]
     pub on_interrupt: Option<computer_runtime::OnInterrupt>,
+    /// A read-only run: every change to the workspace fails with EROFS
+    #[arg(long)]
+    pub read_only: bool,
     /// The command's name, then its arguments, passed as they are (options included: `computer run python3 -h`)
     #[arg(
         required = true,
@@ -292,6 +298,7 @@ impl RunArgs {
             file: None,
             on_interrupt: self.on_interrupt,
             guests: Vec::new(),
+            read_only: self.read_only,
             args: Vec::new(),
             dash_c: false,
             words: vec![shell_words::join(words)],

@@ -173,6 +173,7 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         on_interrupt: args.on_interrupt,
         image: args.image.clone(),
         limit_names: cli_limit_names(),
+        read_only: args.read_only,
     };
     let ws = Arc::new(ws);
     // Before the run exists, so no signal falls between its record and the handler.

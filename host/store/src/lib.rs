@@ -70,6 +70,7 @@ mod net;
 mod ops;
 mod path;
 mod path_bound;
+mod policy;
 mod quota;
 mod reserve;
 mod runs;
@@ -102,6 +103,7 @@ pub use net::{
     is_internal_host, render_credential, secret_names,
 };
 pub use path::{MAX_NAME, MAX_PATH, WsPath};
+pub use policy::{RunScope, ScopeGuard, current_scope};
 pub use quota::{DEFAULT_QUOTA, Quota};
 pub use runs::{
     Claimed, DurableRun, MAX_RUN_ID, NewRun, RunEnd, RunRecord, Runs, Unfinished, validate_run_id,

@@ -134,6 +134,11 @@ impl Workspace {
         })
     }
 
+    /// Which handle this is (its connection's address), for `RunScope`.
+    pub(crate) fn conn_id(&self) -> usize {
+        Arc::as_ptr(&self.conn) as usize
+    }
+
     /// The SQLite file, or `None` for an in-memory workspace.
     pub fn location(&self) -> Option<&Path> {
         self.location.as_deref()
@@ -180,6 +185,7 @@ impl Workspace {
         &self,
         f: impl FnOnce(&Connection) -> Result<T>,
     ) -> Result<T> {
+        self.check_scope()?;
         let mine = group::current();
         if let Some(why) = mine.as_ref().and_then(|g| g.failure()) {
             return Err(FsError::custom(

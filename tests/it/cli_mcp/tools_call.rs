@@ -343,3 +343,32 @@ async fn python_exec_over_mcp() {
     s.stop().await;
     assert_eq!(ws.cat("/data/sum.txt"), "7");
 }
+
+/// `exec` with `writable: false` (issue 38): the shell's changes fail with
+/// EROFS and the workspace stays as it was; reads work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_writable_false_changes_nothing() {
+    let ws = Ws::new();
+    ws.put("/f.txt", "one\n");
+    let rev = ws.rev();
+    let s = Session::start(&ws, &["--backends", "shell,js"]).await;
+    let v = s
+        .ok(
+            "exec",
+            json!({"command": "cat /f.txt; echo x > /f.txt; mkdir /d; rm /f.txt", "writable": false}),
+        )
+        .await;
+    assert_eq!(v["stdout"], "one\n", "{v}");
+    let stderr = v["stderr"].as_str().unwrap();
+    assert_eq!(stderr.matches("Read-only file system").count(), 3, "{v}");
+    let v = s
+        .ok(
+            "exec",
+            json!({"backend": "js", "command": "import fs from 'node:fs'; try { fs.writeFileSync('/g', 'x') } catch (e) { console.log(e.code) }", "writable": false}),
+        )
+        .await;
+    assert_eq!(v["stdout"], "EROFS\n", "{v}");
+    s.stop().await;
+    assert_eq!(ws.rev(), rev);
+    assert_eq!(ws.cat("/f.txt"), "one\n");
+}

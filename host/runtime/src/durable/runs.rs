@@ -35,6 +35,9 @@ pub(crate) struct RunSpec {
     limits: Limits,
     /// hex: the run's random seed.
     seed: String,
+    /// Started read-only (absent in older records: writable).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    read_only: bool,
 }
 
 impl RunSpec {
@@ -48,6 +51,7 @@ impl RunSpec {
             input: options.input.clone(),
             limits: limits.clone(),
             seed: seed.iter().map(|b| format!("{b:02x}")).collect(),
+            read_only: options.read_only,
         }
     }
 
@@ -77,6 +81,7 @@ impl RunSpec {
             on_interrupt: Some(OnInterrupt::Replay),
             image: None,
             limit_names: Default::default(),
+            read_only: self.read_only,
         }
     }
 
