@@ -47,6 +47,7 @@ mod net_live;
 mod node_common;
 mod node_corpus;
 mod node_packages;
+mod policy;
 mod process_facts;
 mod python_backend;
 mod python_capture;

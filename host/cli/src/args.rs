@@ -136,6 +136,9 @@ pub enum Command {
     /// Values the host attaches to requests (net allow --header ... {secret:NAME}) that runs never see: set, ls, rm
     #[command(subcommand)]
     Secrets(crate::secrets_cmd::SecretsCommand),
+    /// The workspace's policy (TOML): path, command, limit and network rules checked before every exec and change: set, show, rm, check
+    #[command(subcommand)]
+    Policy(crate::policy_cmd::PolicyCommand),
     /// Module components (ws:NAME) stored in the workspace: add, ls, rm
     #[command(subcommand)]
     Modules(crate::modules_cmd::ModulesCommand),

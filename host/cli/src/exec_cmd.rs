@@ -28,6 +28,7 @@ impl From<ExecError> for CliError {
             ExecError::RunBusy { .. } => "EBUSY",
             ExecError::TooLarge { .. } => "EFBIG",
             ExecError::CommandNotFound { .. } => "ENOENT",
+            ExecError::Denied(_) => "EPERM",
             ExecError::Engine(_) | ExecError::Unavailable { .. } => "EIO",
             _ => "EINVAL",
         };

@@ -19,6 +19,7 @@ mod mcp_stdio;
 mod modules_cmd;
 mod net_cmd;
 mod output;
+mod policy_cmd;
 mod secrets_cmd;
 mod signals;
 mod tools_cmd;
@@ -129,6 +130,7 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         Command::Modules(cmd) => modules_cmd::run(&ws, cmd, out)?,
         Command::Net(cmd) => net_cmd::run(&ws, cmd, out)?,
         Command::Secrets(cmd) => secrets_cmd::run(&ws, cmd, out)?,
+        Command::Policy(cmd) => return Ok(ExitCode::from(policy_cmd::run(&ws, cmd, out)?)),
         Command::Container(cmd) => return Ok(ExitCode::from(container_cmd::run(&ws, cmd, out)?)),
         Command::Mcp {
             tools,

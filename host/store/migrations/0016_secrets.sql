@@ -20,3 +20,10 @@ CREATE TABLE net_credentials (
     added_ns INTEGER NOT NULL,
     PRIMARY KEY (entry, kind, name)
 );
+
+-- The workspace's policy file (`computer policy set FILE`), as written.
+CREATE TABLE policy (
+    id         INTEGER PRIMARY KEY CHECK (id = 1),
+    toml       TEXT NOT NULL,
+    updated_ns INTEGER NOT NULL
+);

@@ -103,7 +103,10 @@ pub use net::{
     is_internal_host, render_credential, secret_names,
 };
 pub use path::{MAX_NAME, MAX_PATH, WsPath};
-pub use policy::{RunScope, ScopeGuard, current_scope};
+pub use policy::{
+    Action, BackendLimits, CommandRule, Decision, ExecAction, Gate, Narrowing, NetworkRules,
+    PathAccess, PathRule, Policy, PolicySpec, RunScope, ScopeGuard, current_scope, simple_commands,
+};
 pub use quota::{DEFAULT_QUOTA, Quota};
 pub use runs::{
     Claimed, DurableRun, MAX_RUN_ID, NewRun, RunEnd, RunRecord, Runs, Unfinished, validate_run_id,

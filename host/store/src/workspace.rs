@@ -70,6 +70,12 @@ pub struct Workspace {
     reserve: crate::reserve::Reserve,
     /// The secrets' key once loaded (`secrets/key.rs`).
     pub(crate) secrets_key: Mutex<Option<crate::secrets::SecretKey>>,
+    /// Gates added by the embedder (`policy/gate.rs`).
+    pub(crate) gates: std::sync::RwLock<Vec<Arc<dyn crate::policy::Gate>>>,
+    /// The workspace's policy file, as this handle read it.
+    pub(crate) policy: std::sync::RwLock<Option<Arc<crate::policy::Policy>>>,
+    /// Whether any gate or policy is installed (the fast path's test).
+    pub(crate) gated: std::sync::atomic::AtomicBool,
 }
 
 impl Workspace {
@@ -100,7 +106,7 @@ impl Workspace {
         } else {
             crate::reserve::Reserve::keep(path)
         };
-        Ok(Workspace {
+        let ws = Workspace {
             conn: shared(conn, config.busy_timeout),
             audit_buffer: Mutex::new(Vec::new()),
             location: Some(path.to_path_buf()),
@@ -109,7 +115,12 @@ impl Workspace {
             fences: Default::default(),
             reserve,
             secrets_key: Mutex::new(None),
-        })
+            gates: Default::default(),
+            policy: Default::default(),
+            gated: Default::default(),
+        };
+        ws.load_policy();
+        Ok(ws)
     }
 
     /// Whether the file was opened read-only (see [`OpenMode::Read`]).
@@ -131,6 +142,9 @@ impl Workspace {
             fences: Default::default(),
             reserve: Default::default(),
             secrets_key: Mutex::new(None),
+            gates: Default::default(),
+            policy: Default::default(),
+            gated: Default::default(),
         })
     }
 
@@ -242,6 +256,7 @@ impl Workspace {
         crate::quota::begin();
         crate::path_bound::begin();
         let out = f(conn)?;
+        self.check_change_gates()?;
         let grown = crate::quota::check(conn)?;
         self.reserve.check_growth(grown)?;
         // A durable run's journal rows commit with the mutation they record.

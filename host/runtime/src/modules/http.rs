@@ -56,7 +56,12 @@ impl WasiHttpHooks for HttpPolicy {
             .as_ref()
             .map(|ws| RequestRecord::of(ws.clone(), &request));
         let list = self.list();
-        if !list.allows(&target.host, target.port) {
+        let policy_denies = self
+            .workspace
+            .as_ref()
+            .and_then(|ws| ws.policy())
+            .is_some_and(|p| p.denies_host(&target.host, target.port));
+        if policy_denies || !list.allows(&target.host, target.port) {
             let why = format!(
                 "{}:{} is in neither {}'s allowed hosts nor the workspace's allow-list",
                 target.host, target.port, self.module

@@ -65,6 +65,14 @@ impl CommandHttp {
     /// The hint names the port too: allowing the bare host would open
     /// every port of it.
     fn allowed(&self, target: &Target) -> Result<AllowList, String> {
+        if let Some(p) = self.workspace.policy()
+            && p.denies_host(&target.host, target.port)
+        {
+            return Err(format!(
+                "{}:{} is denied by the workspace's policy (network.deny)",
+                target.host, target.port
+            ));
+        }
         match self.workspace.net().allow_list() {
             Ok(list) if list.allows(&target.host, target.port) => Ok(list),
             Ok(list) if list.is_empty() => Err(format!(

@@ -6,6 +6,18 @@
 //! each change with `EROFS` before it starts; other workspaces the thread
 //! touches (a run's private in-memory `/tmp`) are not its concern.
 
+mod file;
+mod gate;
+mod script;
+mod stored;
+
+pub use file::{
+    BackendLimits, CommandRule, NetworkRules, PathAccess, PathRule, Policy, PolicySpec,
+};
+pub(crate) use gate::in_op;
+pub use gate::{Action, Decision, ExecAction, Gate, Narrowing};
+pub use script::simple_commands;
+
 use std::cell::RefCell;
 use std::sync::Arc;
 
