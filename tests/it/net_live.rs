@@ -55,3 +55,29 @@ fn allow_and_deny_apply_to_a_running_loop() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "allowed\ndenied\n");
 }
+
+/// `exec --allow-host` adds a host for that run only; the workspace's list
+/// is unchanged and the next run has no network.
+#[test]
+fn allow_host_opens_a_host_for_one_run() {
+    let s = Server::start();
+    let ws = Ws::new();
+    let entry = format!("127.0.0.1:{}", s.port);
+    let url = s.url("/hello");
+    let script = format!("curl -sf {url} || echo refused");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["exec"];
+        args.extend_from_slice(extra);
+        args.push(&script);
+        let mut cmd = ws.command(&args);
+        cmd.env("COMPUTER_CACHE_DIR", component_cache_dir());
+        text(&computer_tests::run_command(&mut cmd, b"").stdout)
+    };
+    assert_eq!(run(&["--allow-host", &entry]), "hello\n");
+    assert_eq!(run(&[]), "refused\n");
+    assert_eq!(run(&["--allow-host", "127.0.0.1:1"]), "refused\n");
+    assert!(ws.ok(&["net", "ls"]).starts_with("no hosts allowed"));
+    assert_eq!(s.requests().len(), 1);
+    let (code, _) = ws.err(&["exec", "--allow-host", "http://x", "true"]);
+    assert_eq!(code, "EINVAL");
+}

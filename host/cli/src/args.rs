@@ -230,6 +230,9 @@ pub struct ExecArgs {
     /// A read-only run: every change to the workspace fails with EROFS (a private /tmp, where the backend has one, stays writable); the container backend drops its changes and reports them
     #[arg(long)]
     pub read_only: bool,
+    /// Let this run reach HOST[:PORT] over HTTP besides the workspace's allow-list (repeatable; for this run only)
+    #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
+    pub allow_hosts: Vec<String>,
     /// An argument for the program (repeatable)
     #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
     pub args: Vec<String>,
@@ -274,6 +277,9 @@ pub struct RunArgs {
     /// A read-only run: every change to the workspace fails with EROFS
     #[arg(long)]
     pub read_only: bool,
+    /// Let this run reach HOST[:PORT] over HTTP besides the workspace's allow-list (repeatable)
+    #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
+    pub allow_hosts: Vec<String>,
     /// The command's name, then its arguments, passed as they are (options included: `computer run python3 -h`)
     #[arg(
         required = true,
@@ -302,6 +308,7 @@ impl RunArgs {
             on_interrupt: self.on_interrupt,
             guests: Vec::new(),
             read_only: self.read_only,
+            allow_hosts: self.allow_hosts,
             args: Vec::new(),
             dash_c: false,
             words: vec![shell_words::join(words)],

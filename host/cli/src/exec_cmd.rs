@@ -175,6 +175,7 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         image: args.image.clone(),
         limit_names: cli_limit_names(),
         read_only: args.read_only,
+        allow_hosts: args.allow_hosts.clone(),
     };
     let ws = Arc::new(ws);
     // Before the run exists, so no signal falls between its record and the handler.

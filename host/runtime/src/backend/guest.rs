@@ -240,7 +240,7 @@ impl GuestBackend {
             durable,
         };
         let actor = format!("run:{run_id}/{}", self.name);
-        let scope = ws_scope(&job);
+        let scope = ws_scope(&job)?;
         let kill = Arc::new(move || cancel.store(true, std::sync::atomic::Ordering::SeqCst));
         RunHandle::spawn(&run_id, &self.name, kill, move |events| {
             let _slot = slot;
@@ -254,9 +254,12 @@ impl GuestBackend {
     }
 }
 
-/// The store-level scope of a job's run (`computer_store::RunScope`).
-fn ws_scope(job: &Job) -> computer_store::RunScope {
-    job.workspace.run_scope(job.options.read_only)
+/// The store-level scope of a job's run (`computer_store::RunScope`):
+/// read-only, and the hosts `--allow-host` adds.
+fn ws_scope(job: &Job) -> Result<computer_store::RunScope, ExecError> {
+    let hosts = computer_store::AllowList::parse(&job.options.allow_hosts)
+        .map_err(ExecError::InvalidOption)?;
+    Ok(job.workspace.run_scope_with(job.options.read_only, hosts))
 }
 
 impl Backend for GuestBackend {
@@ -394,6 +397,7 @@ impl GuestBackend {
             "timeout_ms": limits.timeout.as_millis() as u64,
             "memory_bytes": limits.memory_bytes,
             "read_only": options.read_only,
+            "allow_hosts": options.allow_hosts,
         })
         .to_string();
         ws.runs().create_durable(

@@ -38,6 +38,9 @@ pub(crate) struct RunSpec {
     /// Started read-only (absent in older records: writable).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     read_only: bool,
+    /// `exec --allow-host` (absent in older records: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    allow_hosts: Vec<String>,
 }
 
 impl RunSpec {
@@ -52,6 +55,7 @@ impl RunSpec {
             limits: limits.clone(),
             seed: seed.iter().map(|b| format!("{b:02x}")).collect(),
             read_only: options.read_only,
+            allow_hosts: options.allow_hosts.clone(),
         }
     }
 
@@ -82,6 +86,7 @@ impl RunSpec {
             image: None,
             limit_names: Default::default(),
             read_only: self.read_only,
+            allow_hosts: self.allow_hosts,
         }
     }
 

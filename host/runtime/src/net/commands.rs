@@ -33,6 +33,11 @@ impl RunHttp {
                 deadline,
                 journal,
                 loopback,
+                // Made on the run's (or the command's) thread, under the
+                // run's scope: `exec --allow-host`.
+                extra: computer_store::current_scope()
+                    .map(|s| s.allow_hosts().clone())
+                    .unwrap_or_default(),
             },
         }
     }
@@ -58,6 +63,8 @@ pub(crate) struct CommandHttp {
     pub journal: Option<SharedJournal>,
     /// The run's loopback network, where a server of the run listens.
     pub loopback: Loopback,
+    /// Hosts this run may reach besides the workspace's list.
+    pub extra: AllowList,
 }
 
 impl CommandHttp {
@@ -73,7 +80,12 @@ impl CommandHttp {
                 target.host, target.port
             ));
         }
-        match self.workspace.net().allow_list() {
+        match self
+            .workspace
+            .net()
+            .allow_list()
+            .map(|l| l.union(&self.extra))
+        {
             Ok(list) if list.allows(&target.host, target.port) => Ok(list),
             Ok(list) if list.is_empty() => Err(format!(
                 "the workspace allows no network; allow the host with: computer net allow {}:{}",

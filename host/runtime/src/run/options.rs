@@ -42,4 +42,8 @@ pub struct ExecOptions {
     /// writable); the container backend drops the changes it would sync
     /// back and reports them. Reads and the network are unchanged.
     pub read_only: bool,
+    /// Hosts (`host`, `host:port`, `*.domain`) this run's commands may
+    /// reach over HTTP besides the workspace's allow-list; for this run
+    /// only.
+    pub allow_hosts: Vec<String>,
 }

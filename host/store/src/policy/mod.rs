@@ -33,6 +33,9 @@ struct Scope {
     /// Which workspace (its connection's address; see `Workspace::conn_id`).
     conn: usize,
     read_only: bool,
+    /// Hosts this run may reach besides the workspace's allow-list
+    /// (`exec --allow-host`).
+    allow_hosts: crate::AllowList,
 }
 
 thread_local! {
@@ -58,6 +61,11 @@ impl RunScope {
         self.0.read_only
     }
 
+    /// The hosts the run may reach besides the workspace's allow-list.
+    pub fn allow_hosts(&self) -> &crate::AllowList {
+        &self.0.allow_hosts
+    }
+
     /// Puts this thread under the scope until the guard drops.
     pub fn enter(&self) -> ScopeGuard {
         let previous = CURRENT.with(|c| c.borrow_mut().replace(self.clone()));
@@ -74,9 +82,16 @@ impl Workspace {
     /// A scope for runs on this workspace: `read_only` refuses every
     /// change with `EROFS`.
     pub fn run_scope(&self, read_only: bool) -> RunScope {
+        self.run_scope_with(read_only, crate::AllowList::default())
+    }
+
+    /// As [`run_scope`](Self::run_scope), with hosts the run may reach
+    /// besides the workspace's allow-list.
+    pub fn run_scope_with(&self, read_only: bool, allow_hosts: crate::AllowList) -> RunScope {
         RunScope(Arc::new(Scope {
             conn: self.conn_id(),
             read_only,
+            allow_hosts,
         }))
     }
 
