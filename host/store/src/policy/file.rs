@@ -22,7 +22,7 @@
 
 use std::collections::BTreeMap;
 
-use globset::{Glob, GlobMatcher};
+use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
 use super::gate::{Action, Decision, ExecAction, Gate, Narrowing};
@@ -108,7 +108,6 @@ pub struct NetworkRules {
 }
 
 struct Paths {
-    matcher: GlobMatcher,
     /// The glob's literal start (`/secrets/` of `/secrets/**`): removing or
     /// moving an ancestor of it takes what the rule protects.
     prefix: String,
@@ -119,6 +118,8 @@ struct Paths {
 pub struct Policy {
     spec: PolicySpec,
     paths: Vec<Paths>,
+    /// All path globs as one matcher (index = rule).
+    globs: GlobSet,
     patterns: Vec<(Pattern, CommandRule)>,
     network_deny: crate::AllowList,
     unreadable: Option<String>,
@@ -215,6 +216,7 @@ impl Policy {
     /// The policy of `spec`.
     pub fn from_spec(spec: PolicySpec) -> Result<Policy, String> {
         let mut paths = Vec::new();
+        let mut globs = GlobSetBuilder::new();
         for rule in &spec.paths {
             if !rule.glob.starts_with('/') && !rule.glob.starts_with("**") {
                 return Err(format!(
@@ -222,15 +224,15 @@ impl Policy {
                     rule.glob
                 ));
             }
-            let matcher = Glob::new(&rule.glob)
-                .map_err(|e| format!("invalid policy: path glob {:?}: {e}", rule.glob))?
-                .compile_matcher();
+            globs.add(
+                Glob::new(&rule.glob)
+                    .map_err(|e| format!("invalid policy: path glob {:?}: {e}", rule.glob))?,
+            );
             let end = rule
                 .glob
                 .find(['*', '?', '[', '{'])
                 .unwrap_or(rule.glob.len());
             paths.push(Paths {
-                matcher,
                 prefix: rule.glob[..end].to_owned(),
                 rule: rule.clone(),
             });
@@ -261,9 +263,13 @@ impl Policy {
         }
         let network_deny = crate::AllowList::parse(&spec.network.deny)
             .map_err(|e| format!("invalid policy: network.deny: {e}"))?;
+        let globs = globs
+            .build()
+            .map_err(|e| format!("invalid policy: path globs: {e}"))?;
         Ok(Policy {
             spec,
             paths,
+            globs,
             patterns,
             network_deny,
             unreadable: None,
@@ -276,6 +282,7 @@ impl Policy {
         Policy {
             spec: PolicySpec::default(),
             paths: Vec::new(),
+            globs: GlobSet::empty(),
             patterns: Vec::new(),
             network_deny: crate::AllowList::default(),
             unreadable: Some(why),
@@ -354,12 +361,26 @@ impl Policy {
     }
 
     fn check_change(&self, path: &str, subtree: bool) -> Decision {
-        for p in &self.paths {
-            let hit = p.matcher.is_match(path)
-                || (subtree && (path == "/" || p.prefix.starts_with(&format!("{path}/"))));
-            if !hit {
-                continue;
+        if self.paths.is_empty() {
+            return Decision::Allow;
+        }
+        // The first rule whose glob matches, else (for a change that takes
+        // a subtree) the first whose literal start lies below the path.
+        let below = |p: &Paths| {
+            path == "/"
+                || (p.prefix.len() > path.len()
+                    && p.prefix.starts_with(path)
+                    && p.prefix.as_bytes()[path.len()] == b'/')
+        };
+        let hit = self.globs.matches(path).into_iter().min().or_else(|| {
+            if subtree {
+                self.paths.iter().position(below)
+            } else {
+                None
             }
+        });
+        if let Some(i) = hit {
+            let p = &self.paths[i];
             let why = p.rule.reason.clone().unwrap_or_else(|| {
                 format!(
                     "the policy makes {} {}",
