@@ -168,6 +168,12 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 0)]
         keep_runs: usize,
     },
+    /// Values the host attaches to requests (net allow --header ... {secret:NAME}) that runs never see: set, ls, rm
+    #[command(subcommand)]
+    Secrets(crate::secrets_cmd::SecretsCommand),
+    /// The workspace's policy (TOML): path, command, limit and network rules checked before every exec and change: set, show, rm, check
+    #[command(subcommand)]
+    Policy(crate::policy_cmd::PolicyCommand),
     /// Module components (ws:NAME) stored in the workspace: add, ls, rm
     #[command(subcommand)]
     Modules(crate::modules_cmd::ModulesCommand),
@@ -256,6 +262,12 @@ pub struct ExecArgs {
     /// Register a runner-world component as a backend for this command
     #[arg(long = "guest", value_name = "NAME=PATH")]
     pub guests: Vec<String>,
+    /// A read-only run: every change to the workspace fails with EROFS (a private /tmp, where the backend has one, stays writable); the container backend drops its changes and reports them
+    #[arg(long)]
+    pub read_only: bool,
+    /// Let this run reach HOST[:PORT] over HTTP besides the workspace's allow-list (repeatable; for this run only)
+    #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
+    pub allow_hosts: Vec<String>,
     /// An argument for the program (repeatable)
     #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
     pub args: Vec<String>,
@@ -297,6 +309,12 @@ pub struct RunArgs {
     /// What an interrupted run does: replay (journalled; survives crashes) or fail
     #[arg(long, value_name = "replay|fail", value_parser = parse_on_interrupt)]
     pub on_interrupt: Option<computer_runtime::OnInterrupt>,
+    /// A read-only run: every change to the workspace fails with EROFS
+    #[arg(long)]
+    pub read_only: bool,
+    /// Let this run reach HOST[:PORT] over HTTP besides the workspace's allow-list (repeatable)
+    #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
+    pub allow_hosts: Vec<String>,
     /// The command's name, then its arguments, passed as they are (options included: `computer run python3 -h`)
     #[arg(
         required = true,
@@ -324,6 +342,8 @@ impl RunArgs {
             file: None,
             on_interrupt: self.on_interrupt,
             guests: Vec::new(),
+            read_only: self.read_only,
+            allow_hosts: self.allow_hosts,
             args: Vec::new(),
             dash_c: false,
             words: vec![shell_words::join(words)],

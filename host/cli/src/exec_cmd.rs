@@ -28,6 +28,7 @@ impl From<ExecError> for CliError {
             ExecError::RunBusy { .. } => "EBUSY",
             ExecError::TooLarge { .. } => "EFBIG",
             ExecError::CommandNotFound { .. } => "ENOENT",
+            ExecError::Denied(_) => "EPERM",
             ExecError::Engine(_) | ExecError::Unavailable { .. } => "EIO",
             _ => "EINVAL",
         };
@@ -173,6 +174,8 @@ pub fn exec(ws: Workspace, args: ExecArgs, out: Out) -> CliResult<u8> {
         on_interrupt: args.on_interrupt,
         image: args.image.clone(),
         limit_names: cli_limit_names(),
+        read_only: args.read_only,
+        allow_hosts: args.allow_hosts.clone(),
     };
     let ws = Arc::new(ws);
     // Before the run exists, so no signal falls between its record and the handler.

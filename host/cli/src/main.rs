@@ -21,6 +21,8 @@ mod mcp_stdio;
 mod modules_cmd;
 mod net_cmd;
 mod output;
+mod policy_cmd;
+mod secrets_cmd;
 mod signals;
 mod snapshot_cmd;
 mod tools_cmd;
@@ -142,6 +144,8 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
             dir,
         } => fork_cmd::fork(&ws, &name, from.as_deref(), count, dir, out)?,
         Command::Forks => fork_cmd::list(&ws, out)?,
+        Command::Secrets(cmd) => secrets_cmd::run(&ws, cmd, out)?,
+        Command::Policy(cmd) => return Ok(ExitCode::from(policy_cmd::run(&ws, cmd, out)?)),
         Command::Container(cmd) => return Ok(ExitCode::from(container_cmd::run(&ws, cmd, out)?)),
         Command::Mcp {
             tools,

@@ -83,6 +83,10 @@ pub enum ExecError {
     /// (a bad cwd or limit, a run that has ended, ...).
     #[error("invalid exec option: {0}")]
     InvalidOption(String),
+    /// A gate (`Workspace::add_gate`, the workspace's policy) refused the
+    /// run: it was not started.
+    #[error("denied: {0}")]
+    Denied(String),
     /// The workspace refused to record or read the run.
     #[error("{0}")]
     Workspace(#[from] FsError),

@@ -217,6 +217,20 @@ impl Workspace {
         args: impl FnOnce() -> Option<Value>,
         body: impl FnOnce() -> Result<T>,
     ) -> Result<T> {
+        if self.has_gates() {
+            let run = || self.audited_inner(operation, target, args, body);
+            return crate::policy::in_op(operation, target, run);
+        }
+        self.audited_inner(operation, target, args, body)
+    }
+
+    fn audited_inner<T>(
+        &self,
+        operation: &'static str,
+        target: &str,
+        args: impl FnOnce() -> Option<Value>,
+        body: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
         if !self.config.audit {
             return body().map_err(|e| e.at(target));
         }

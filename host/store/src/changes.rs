@@ -61,6 +61,11 @@ pub(crate) fn note(target: &WsPath, touch: Touch) {
     });
 }
 
+/// What the running write transaction has noted so far (path, subtree).
+pub(crate) fn pending() -> Vec<(String, bool)> {
+    PENDING.with(|p| p.borrow().clone())
+}
+
 /// Forgets what an earlier (failed) transaction on this thread noted.
 pub(crate) fn begin() {
     PENDING.with(|p| p.borrow_mut().clear());

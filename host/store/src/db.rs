@@ -68,6 +68,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0017_stable_ino",
         include_str!("../migrations/0017_stable_ino.sql"),
     ),
+    (
+        "0018_secrets",
+        include_str!("../migrations/0018_secrets.sql"),
+    ),
 ];
 
 pub const ROOT_ID: i64 = 1;

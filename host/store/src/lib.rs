@@ -72,11 +72,13 @@ mod net;
 mod ops;
 mod path;
 mod path_bound;
+mod policy;
 mod quota;
 mod reserve;
 mod runs;
 mod search;
 mod snapshots;
+mod secrets;
 mod status;
 mod transfer;
 mod tree;
@@ -102,14 +104,25 @@ pub use interrupts::{Interrupt, Interrupts};
 pub use journal::{ArgsDigest, Journal, JournalEntry, ResultEncoder};
 pub use location::OpenMode;
 pub use modules::{ModuleRecord, Modules, NewModule, validate_module_name};
-pub use net::{AllowList, Entry as NetEntry, Net, NetRule, is_internal, is_internal_host};
+pub use net::{
+    AllowList, Credential, CredentialKind, Entry as NetEntry, Net, NetRule, is_internal,
+    is_internal_host, render_credential, secret_names,
+};
 pub use path::{MAX_NAME, MAX_PATH, WsPath};
+pub use policy::{
+    Action, BackendLimits, CommandRule, Decision, ExecAction, Gate, Narrowing, NetworkRules,
+    PathAccess, PathRule, Policy, PolicySpec, RunScope, ScopeGuard, current_scope, simple_commands,
+};
 pub use quota::{DEFAULT_QUOTA, Quota};
 pub use runs::{
     Claimed, DurableRun, MAX_RUN_ID, NewRun, RunEnd, RunRecord, Runs, Unfinished, validate_run_id,
 };
 pub use snapshots::{
     GcReport, MAX_SNAPSHOT_NAME, SnapshotInfo, SnapshotSpace, Snapshots, validate_snapshot_name,
+};
+pub use secrets::{
+    KEY_ENV as SECRETS_KEY_ENV, MAX_SECRET, SecretInfo, Secrets, key_path as secrets_key_path,
+    validate_secret_name,
 };
 pub use status::{EntryKind, EntryStatus, OnInterrupt, RunStatus, UnknownValue};
 pub use transfer::{ExportStats, ImportStats, Progress};

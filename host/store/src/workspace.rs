@@ -68,6 +68,14 @@ pub struct Workspace {
     pub(crate) fences: crate::fence::Fences,
     /// Disk space kept for removals and run records (`reserve.rs`).
     reserve: crate::reserve::Reserve,
+    /// The secrets' key once loaded (`secrets/key.rs`).
+    pub(crate) secrets_key: Mutex<Option<crate::secrets::SecretKey>>,
+    /// Gates added by the embedder (`policy/gate.rs`).
+    pub(crate) gates: std::sync::RwLock<Vec<Arc<dyn crate::policy::Gate>>>,
+    /// The workspace's policy file, as this handle read it.
+    pub(crate) policy: std::sync::RwLock<Option<Arc<crate::policy::Policy>>>,
+    /// Whether any gate or policy is installed (the fast path's test).
+    pub(crate) gated: std::sync::atomic::AtomicBool,
 }
 
 impl Workspace {
@@ -98,7 +106,7 @@ impl Workspace {
         } else {
             crate::reserve::Reserve::keep(path)
         };
-        Ok(Workspace {
+        let ws = Workspace {
             conn: shared(conn, config.busy_timeout),
             audit_buffer: Mutex::new(Vec::new()),
             location: Some(path.to_path_buf()),
@@ -106,7 +114,13 @@ impl Workspace {
             config,
             fences: Default::default(),
             reserve,
-        })
+            secrets_key: Mutex::new(None),
+            gates: Default::default(),
+            policy: Default::default(),
+            gated: Default::default(),
+        };
+        ws.load_policy();
+        Ok(ws)
     }
 
     /// Whether the file was opened read-only (see [`OpenMode::Read`]).
@@ -127,7 +141,16 @@ impl Workspace {
             config: Config::default(),
             fences: Default::default(),
             reserve: Default::default(),
+            secrets_key: Mutex::new(None),
+            gates: Default::default(),
+            policy: Default::default(),
+            gated: Default::default(),
         })
+    }
+
+    /// Which handle this is (its connection's address), for `RunScope`.
+    pub(crate) fn conn_id(&self) -> usize {
+        Arc::as_ptr(&self.conn) as usize
     }
 
     /// The SQLite file, or `None` for an in-memory workspace.
@@ -176,6 +199,7 @@ impl Workspace {
         &self,
         f: impl FnOnce(&Connection) -> Result<T>,
     ) -> Result<T> {
+        self.check_scope()?;
         let mine = group::current();
         if let Some(why) = mine.as_ref().and_then(|g| g.failure()) {
             return Err(FsError::custom(
@@ -232,6 +256,7 @@ impl Workspace {
         crate::quota::begin();
         crate::path_bound::begin();
         let out = f(conn)?;
+        self.check_change_gates()?;
         let grown = crate::quota::check(conn)?;
         self.reserve.check_growth(grown)?;
         // A durable run's journal rows commit with the mutation they record.

@@ -88,6 +88,8 @@ pub struct Exec {
     pub input: Option<Value>,
     pub timeout_ms: Option<u64>,
     pub memory_mb: Option<u64>,
+    /// `false`: a read-only run (changes fail with EROFS).
+    pub writable: Option<bool>,
 }
 
 #[derive(Deserialize)]

@@ -443,6 +443,7 @@ impl Tools {
             input: a.input.map(|v| v.to_string()),
             limits: Some(limits),
             limit_names: self.limit_names(),
+            read_only: a.writable == Some(false),
             ..Default::default()
         };
         if cancel.is_cancelled() {

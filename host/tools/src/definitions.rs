@@ -214,6 +214,7 @@ fn exec_def(backends: &[BackendInfo], max_memory_mb: u64) -> ToolDef {
             "input": {"description": "JSON input (js: the argument of the default export; python: the global `input`)"},
             "timeoutMs": {"type": "integer", "minimum": 1, "maximum": 3600000, "description": "Time limit in ms (default 60000)"},
             "memoryMb": {"type": "integer", "minimum": 1, "maximum": max_memory_mb, "description": format!("Memory limit in MiB (default: the backend's; shell 1024, others 256); at most {max_memory_mb} on this server")},
+            "writable": {"type": "boolean", "description": "false: a read-only run; every change to the workspace fails with EROFS (default true)"},
         }),
         &["command"],
     )

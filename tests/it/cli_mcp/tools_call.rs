@@ -343,3 +343,63 @@ async fn python_exec_over_mcp() {
     s.stop().await;
     assert_eq!(ws.cat("/data/sum.txt"), "7");
 }
+
+/// `exec` with `writable: false` (issue 38): the shell's changes fail with
+/// EROFS and the workspace stays as it was; reads work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_writable_false_changes_nothing() {
+    let ws = Ws::new();
+    ws.put("/f.txt", "one\n");
+    let rev = ws.rev();
+    let s = Session::start(&ws, &["--backends", "shell,js"]).await;
+    let v = s
+        .ok(
+            "exec",
+            json!({"command": "cat /f.txt; echo x > /f.txt; mkdir /d; rm /f.txt", "writable": false}),
+        )
+        .await;
+    assert_eq!(v["stdout"], "one\n", "{v}");
+    let stderr = v["stderr"].as_str().unwrap();
+    assert_eq!(stderr.matches("Read-only file system").count(), 3, "{v}");
+    let v = s
+        .ok(
+            "exec",
+            json!({"backend": "js", "command": "import fs from 'node:fs'; try { fs.writeFileSync('/g', 'x') } catch (e) { console.log(e.code) }", "writable": false}),
+        )
+        .await;
+    assert_eq!(v["stdout"], "EROFS\n", "{v}");
+    s.stop().await;
+    assert_eq!(ws.rev(), rev);
+    assert_eq!(ws.cat("/f.txt"), "one\n");
+}
+
+/// A policy (issue 38) gates the tools: the write tool's change is
+/// refused with the reason, a denied exec is an error result, and a
+/// read-only path fails in place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_are_gated_by_the_policy() {
+    let ws = crate::policy::with_policy();
+    let s = Session::start(&ws, &["--backends", "shell"]).await;
+    let msg = s
+        .err("write", args(json!({"path": "/secrets/x", "content": "x"})))
+        .await;
+    assert!(
+        msg.contains("EPERM") && msg.contains("secrets are off limits"),
+        "{msg}"
+    );
+    let msg = s.err("exec", args(json!({"command": "rm -rf /"}))).await;
+    assert!(msg.contains("denied"), "{msg}");
+    let v = s
+        .ok("exec", json!({"command": "echo y > /etc/conf; echo done"}))
+        .await;
+    assert!(
+        v["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("Read-only file system"),
+        "{v}"
+    );
+    s.stop().await;
+    assert_eq!(ws.cat("/etc/conf"), "c\n");
+    assert!(!ws.exists("/secrets/x"));
+}

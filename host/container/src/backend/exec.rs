@@ -73,6 +73,9 @@ impl ContainerBackend {
             let _guard = guard;
             let _lease = RunLease::hold(ws.clone(), &thread_id, RUN_LEASE);
             computer_store::set_actor(format!("run:{thread_id}/{CONTAINER_BACKEND}"));
+            // A read-only run's pull is refused change by change (EROFS),
+            // which the pull reports as skipped and undoes in the copy.
+            let _scope = ws.run_scope(options.read_only).enter();
             let result = this.run_once(&ws, &source, &options, &thread_id, &cancel, &tx);
             let value = result.value.as_ref().map(Value::to_string);
             if let Err(e) = ws.runs().finish(
@@ -118,6 +121,7 @@ impl ContainerBackend {
             "image": image,
             "memory_bytes": options.memory_bytes.unwrap_or(self.inner.config.memory_bytes),
             "network": self.inner.config.network.as_deref().unwrap_or("none"),
+            "read_only": options.read_only,
         })
         .to_string();
         // Owned by this process while it runs: if the process dies mid-exec,

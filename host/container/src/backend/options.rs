@@ -34,6 +34,10 @@ pub struct ContainerExecOptions {
     /// Overrides the configured memory limit (bytes); the container is
     /// created again when it changes.
     pub memory_bytes: Option<u64>,
+    /// A read-only run: the command may change its copy, but nothing is
+    /// synced back; each change is reported as skipped ("not synced back:
+    /// read-only file system: ...") and the copy put back.
+    pub read_only: bool,
 }
 
 impl ContainerExecOptions {
@@ -50,6 +54,7 @@ impl ContainerExecOptions {
             id: options.id.clone(),
             image: options.image.clone(),
             memory_bytes: Some(limits.memory_bytes as u64),
+            read_only: options.read_only,
         }
     }
 }
@@ -67,6 +72,7 @@ impl Default for ContainerExecOptions {
             id: None,
             image: None,
             memory_bytes: None,
+            read_only: false,
         }
     }
 }

@@ -240,14 +240,26 @@ impl GuestBackend {
             durable,
         };
         let actor = format!("run:{run_id}/{}", self.name);
+        let scope = ws_scope(&job)?;
         let kill = Arc::new(move || cancel.store(true, std::sync::atomic::Ordering::SeqCst));
         RunHandle::spawn(&run_id, &self.name, kill, move |events| {
             let _slot = slot;
             // Everything this run does to the workspace is attributed to it.
             computer_store::set_actor(actor);
+            // And limited by its options (read-only), on this thread and
+            // on each command's (`Invocation` hands the scope on).
+            let _scope = scope.enter();
             job.run(events)
         })
     }
+}
+
+/// The store-level scope of a job's run (`computer_store::RunScope`):
+/// read-only, and the hosts `--allow-host` adds.
+fn ws_scope(job: &Job) -> Result<computer_store::RunScope, ExecError> {
+    let hosts = computer_store::AllowList::parse(&job.options.allow_hosts)
+        .map_err(ExecError::InvalidOption)?;
+    Ok(job.workspace.run_scope_with(job.options.read_only, hosts))
 }
 
 impl Backend for GuestBackend {
@@ -384,6 +396,8 @@ impl GuestBackend {
             "input": options.input.is_some(),
             "timeout_ms": limits.timeout.as_millis() as u64,
             "memory_bytes": limits.memory_bytes,
+            "read_only": options.read_only,
+            "allow_hosts": options.allow_hosts,
         })
         .to_string();
         ws.runs().create_durable(

@@ -70,6 +70,8 @@ struct Child {
     cancel: Arc<AtomicBool>,
     flooded: Arc<AtomicBool>,
     actor: String,
+    /// The caller's scope (read-only), entered on the command's thread.
+    scope: Option<computer_store::RunScope>,
     link: Arc<Link>,
 }
 
@@ -118,6 +120,7 @@ impl Invocation {
             cancel: caller.cancel.clone(),
             flooded: caller.flooded.clone(),
             actor: computer_store::current_actor(),
+            scope: computer_store::current_scope(),
             link: link.clone(),
         };
         let thread = std::thread::Builder::new()
@@ -155,6 +158,7 @@ impl Drop for Invocation {
 impl Child {
     fn run(self) {
         computer_store::set_actor(self.actor.clone());
+        let _scope = self.scope.as_ref().map(computer_store::RunScope::enter);
         self.link.wait_turn();
         let link = self.link.clone();
         let name = self.name.clone();

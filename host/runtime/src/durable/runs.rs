@@ -35,6 +35,12 @@ pub(crate) struct RunSpec {
     limits: Limits,
     /// hex: the run's random seed.
     seed: String,
+    /// Started read-only (absent in older records: writable).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    read_only: bool,
+    /// `exec --allow-host` (absent in older records: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    allow_hosts: Vec<String>,
 }
 
 impl RunSpec {
@@ -48,6 +54,8 @@ impl RunSpec {
             input: options.input.clone(),
             limits: limits.clone(),
             seed: seed.iter().map(|b| format!("{b:02x}")).collect(),
+            read_only: options.read_only,
+            allow_hosts: options.allow_hosts.clone(),
         }
     }
 
@@ -77,6 +85,8 @@ impl RunSpec {
             on_interrupt: Some(OnInterrupt::Replay),
             image: None,
             limit_names: Default::default(),
+            read_only: self.read_only,
+            allow_hosts: self.allow_hosts,
         }
     }
 

@@ -43,7 +43,7 @@ impl HttpPolicy {
 impl WasiHttpHooks for HttpPolicy {
     fn send_request(
         &mut self,
-        request: http::Request<WasiBody>,
+        mut request: http::Request<WasiBody>,
         options: Option<RequestOptions>,
         fut: Box<dyn Future<Output = Result<(), HttpError>> + Send>,
     ) -> SendFuture {
@@ -51,12 +51,17 @@ impl WasiHttpHooks for HttpPolicy {
         // Every request a module makes gets its `http` row, as a command's
         // does, in the calling run's workspace (a module called with none
         // has nowhere to write one).
-        let record = self
+        let mut record = self
             .workspace
             .as_ref()
             .map(|ws| RequestRecord::of(ws.clone(), &request));
         let list = self.list();
-        if !list.allows(&target.host, target.port) {
+        let policy_denies = self
+            .workspace
+            .as_ref()
+            .and_then(|ws| ws.policy())
+            .is_some_and(|p| p.denies_host(&target.host, target.port));
+        if policy_denies || !list.allows(&target.host, target.port) {
             let why = format!(
                 "{}:{} is in neither {}'s allowed hosts nor the workspace's allow-list",
                 target.host, target.port, self.module
@@ -76,6 +81,23 @@ impl WasiHttpHooks for HttpPolicy {
                 return Box::new(async { Err(e) });
             }
         };
+        // The workspace's credentials for this host, set outside the module.
+        if let Some(ws) = &self.workspace {
+            match crate::net::attach_credentials(ws, &target, &mut request) {
+                Ok(attached) => {
+                    if let Some(r) = &mut record {
+                        r.credentials = attached;
+                    }
+                }
+                Err(why) => {
+                    tracing::warn!(module = %self.module, "denied HTTP request: {why}");
+                    if let Some(r) = &record {
+                        r.write(None, 0, "denied", Some(&why));
+                    }
+                    return Box::new(async { Err(HttpError::HttpRequestDenied) });
+                }
+            }
+        }
         // The crate's default sender (hyper over tokio, rustls for https).
         let sent = wasmtime_wasi_http::default_hooks().send_request(request, Some(options), fut);
         let module = self.module.clone();

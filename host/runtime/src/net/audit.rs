@@ -112,6 +112,9 @@ pub(crate) struct RequestRecord {
     pub headers: Value,
     pub request_bytes: Option<u64>,
     pub started: Instant,
+    /// What the host attached (`header authorization`, `query key`,
+    /// `basic`): names only, never values.
+    pub credentials: Vec<String>,
 }
 
 impl RequestRecord {
@@ -129,6 +132,7 @@ impl RequestRecord {
             headers: redacted_headers(request.headers()),
             request_bytes,
             started: Instant::now(),
+            credentials: Vec::new(),
         }
     }
 
@@ -140,7 +144,7 @@ impl RequestRecord {
         outcome: &str,
         error: Option<&str>,
     ) {
-        let args = json!({
+        let mut args = json!({
             "method": self.method,
             "url": self.url,
             "status": status,
@@ -148,6 +152,9 @@ impl RequestRecord {
             "request_bytes": self.request_bytes,
             "headers": self.headers,
         });
+        if !self.credentials.is_empty() {
+            args["credentials"] = json!(self.credentials);
+        }
         computer_store::with_actor(self.actor.clone(), || {
             self.workspace.audit().event(
                 "http",

@@ -33,6 +33,11 @@ impl RunHttp {
                 deadline,
                 journal,
                 loopback,
+                // Made on the run's (or the command's) thread, under the
+                // run's scope: `exec --allow-host`.
+                extra: computer_store::current_scope()
+                    .map(|s| s.allow_hosts().clone())
+                    .unwrap_or_default(),
             },
         }
     }
@@ -58,6 +63,8 @@ pub(crate) struct CommandHttp {
     pub journal: Option<SharedJournal>,
     /// The run's loopback network, where a server of the run listens.
     pub loopback: Loopback,
+    /// Hosts this run may reach besides the workspace's list.
+    pub extra: AllowList,
 }
 
 impl CommandHttp {
@@ -65,7 +72,20 @@ impl CommandHttp {
     /// The hint names the port too: allowing the bare host would open
     /// every port of it.
     fn allowed(&self, target: &Target) -> Result<AllowList, String> {
-        match self.workspace.net().allow_list() {
+        if let Some(p) = self.workspace.policy()
+            && p.denies_host(&target.host, target.port)
+        {
+            return Err(format!(
+                "{}:{} is denied by the workspace's policy (network.deny)",
+                target.host, target.port
+            ));
+        }
+        match self
+            .workspace
+            .net()
+            .allow_list()
+            .map(|l| l.union(&self.extra))
+        {
             Ok(list) if list.allows(&target.host, target.port) => Ok(list),
             Ok(list) if list.is_empty() => Err(format!(
                 "the workspace allows no network; allow the host with: computer net allow {}:{}",
@@ -83,11 +103,11 @@ impl CommandHttp {
 impl WasiHttpHooks for CommandHttp {
     fn send_request(
         &mut self,
-        request: http::Request<WasiBody>,
+        mut request: http::Request<WasiBody>,
         options: Option<RequestOptions>,
         fut: Box<dyn Future<Output = Result<(), HttpError>> + Send>,
     ) -> SendFuture {
-        let record = RequestRecord::of(self.workspace.clone(), &request);
+        let mut record = RequestRecord::of(self.workspace.clone(), &request);
         let target = Target::of(request.uri());
         let full_url = request.uri().to_string();
         // A server of the run's own needs no allow-list entry, and is not
@@ -117,7 +137,13 @@ impl WasiHttpHooks for CommandHttp {
             }
         };
         if let Some(conn) = own {
+            // A server of the run's own is inside the sandbox: it gets no
+            // credential, whatever the rules for its address say.
             return audited(record, super::loopback::send(conn, request, options));
+        }
+        match super::attach_credentials(&self.workspace, &target, &mut request) {
+            Ok(attached) => record.credentials = attached,
+            Err(why) => return denied(record, why),
         }
         // The crate's default sender (hyper over tokio, rustls for https).
         let sent = wasmtime_wasi_http::default_hooks().send_request(request, Some(options), fut);

@@ -63,7 +63,51 @@ impl Runtime {
         options: ExecOptions,
     ) -> Result<RunHandle, ExecError> {
         let backend = self.backend(&options.backend)?;
+        let options = self.gate_exec(&workspace, source, options)?;
         backend.exec(self, workspace, source, options)
+    }
+
+    /// Asks the workspace's gates about a run (`computer_store::Gate`):
+    /// refused, or narrowed (read-only, a shorter timeout, less memory;
+    /// never wider than asked).
+    fn gate_exec(
+        &self,
+        ws: &Workspace,
+        source: &str,
+        mut options: ExecOptions,
+    ) -> Result<ExecOptions, ExecError> {
+        if !ws.has_gates() {
+            return Ok(options);
+        }
+        let mut limits = match options.limits.clone() {
+            Some(l) => l,
+            None => self.default_limits(&options.backend)?,
+        };
+        let action = computer_store::ExecAction {
+            backend: options.backend.clone(),
+            source: source.to_owned(),
+            cwd: options.cwd.clone().unwrap_or_else(|| "/".to_owned()),
+            env_names: options.env.keys().cloned().collect(),
+            read_only: options.read_only,
+            timeout_ms: limits.timeout.as_millis() as u64,
+            memory_bytes: limits.memory_bytes as u64,
+            run_id: options.id.clone(),
+        };
+        match ws.check_gates(&computer_store::Action::Exec(&action)) {
+            computer_store::Decision::Allow => Ok(options),
+            computer_store::Decision::Deny(why) => Err(ExecError::Denied(why)),
+            computer_store::Decision::Narrow(n) => {
+                options.read_only |= n.read_only;
+                if let Some(t) = n.timeout_ms {
+                    limits.timeout = limits.timeout.min(std::time::Duration::from_millis(t));
+                }
+                if let Some(m) = n.memory_bytes {
+                    limits.memory_bytes = limits.memory_bytes.min(m as usize);
+                }
+                options.limits = Some(limits);
+                Ok(options)
+            }
+        }
     }
 
     /// The limits a run on `backend` gets when it sets none.

@@ -37,4 +37,13 @@ pub struct ExecOptions {
     /// How the caller's surface names the knobs that raise each limit, for
     /// the limit errors (default: the `Limits` fields).
     pub limit_names: LimitNames,
+    /// A read-only run: every change to the workspace, by the run or any
+    /// command it starts, fails with `EROFS` (its private `/tmp` stays
+    /// writable); the container backend drops the changes it would sync
+    /// back and reports them. Reads and the network are unchanged.
+    pub read_only: bool,
+    /// Hosts (`host`, `host:port`, `*.domain`) this run's commands may
+    /// reach over HTTP besides the workspace's allow-list; for this run
+    /// only.
+    pub allow_hosts: Vec<String>,
 }

@@ -4,8 +4,10 @@
 //! module stores it and checks the entries' syntax ([`AllowList`]).
 
 mod allow_list;
+mod credentials;
 
 pub use allow_list::{AllowList, Entry, is_internal, is_internal_host};
+pub use credentials::{Credential, CredentialKind, render as render_credential, secret_names};
 
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
@@ -70,6 +72,8 @@ impl Net<'_> {
                         format!("{normalized} is not in the workspace's network allow-list"),
                     ));
                 }
+                c.prepare_cached("DELETE FROM net_credentials WHERE entry = ?1")?
+                    .execute([&normalized])?;
                 Ok(normalized.clone())
             })
         })
@@ -121,6 +125,149 @@ impl Net<'_> {
             })
             .collect();
         Ok(AllowList::from_entries(entries))
+    }
+}
+
+impl Net<'_> {
+    /// Attaches a credential to requests for `entry` (which must name a
+    /// host, not a wildcard, and is allowed too if it was not). `name` and
+    /// `template` come from [`Credential::header`], `query` or `basic`;
+    /// every secret the template names must be set. Replaces the entry's
+    /// rule of the same kind and name.
+    pub fn attach(
+        &self,
+        entry: &str,
+        kind: CredentialKind,
+        name: &str,
+        template: &str,
+    ) -> Result<Credential> {
+        let parsed = parse(entry)?;
+        let normalized = parsed.to_string();
+        if normalized.starts_with('*') {
+            return Err(FsError::custom(
+                Errno::EINVAL,
+                &normalized,
+                format!(
+                    "credentials go to one named host, not {normalized}: name the host (and port)"
+                ),
+            ));
+        }
+        let names = secret_names(template).map_err(|e| FsError::custom(Errno::EINVAL, entry, e))?;
+        for n in &names {
+            if !self.ws.secrets().contains(n)? {
+                return Err(FsError::custom(
+                    Errno::ENOENT,
+                    n,
+                    format!("secret {n} is not set; set it first with: computer secrets set {n}"),
+                ));
+            }
+        }
+        let rule = Credential {
+            entry: normalized.clone(),
+            kind,
+            name: name.to_owned(),
+            template: template.to_owned(),
+        };
+        let args =
+            || Some(serde_json::json!({ "kind": kind.as_str(), "name": name, "secrets": names }));
+        self.allow(&normalized)?;
+        self.ws.audited("net-credential", &normalized, args, || {
+            self.ws.meta_tx(|c| {
+                c.prepare_cached(
+                    "INSERT INTO net_credentials (entry, kind, name, template, added_ns)
+                     VALUES (?1, ?2, ?3, ?4, ?5)
+                     ON CONFLICT (entry, kind, name) DO UPDATE SET template = ?4, added_ns = ?5",
+                )?
+                .execute(params![
+                    normalized,
+                    kind.as_str(),
+                    name,
+                    template,
+                    now_ns()
+                ])?;
+                Ok(())
+            })
+        })?;
+        Ok(rule)
+    }
+
+    /// Every credential rule, by entry.
+    pub fn credentials(&self) -> Result<Vec<Credential>> {
+        self.ws.read_tx(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT entry, kind, name, template FROM net_credentials ORDER BY entry, kind, name",
+            )?;
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(rows
+                .into_iter()
+                .filter_map(|(entry, kind, name, template)| {
+                    Some(Credential {
+                        entry,
+                        kind: CredentialKind::parse(&kind)?,
+                        name,
+                        template,
+                    })
+                })
+                .collect())
+        })
+    }
+
+    /// The rules for a request to `host` (as in a URI) on `port`: those
+    /// whose entry names that host, with no port or this one. A redirect
+    /// to another host or port gets none of another's.
+    pub fn credentials_for(&self, host: &str, port: u16) -> Result<Vec<Credential>> {
+        let host = host.to_ascii_lowercase();
+        let with_port = format!("{host}:{port}");
+        self.ws.read_tx(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT entry, kind, name, template FROM net_credentials
+                 WHERE entry = ?1 OR entry = ?2 ORDER BY length(entry), kind, name",
+            )?;
+            let rows = stmt
+                .query_map(params![host, with_port], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(rows
+                .into_iter()
+                .filter_map(|(entry, kind, name, template)| {
+                    Some(Credential {
+                        entry,
+                        kind: CredentialKind::parse(&kind)?,
+                        name,
+                        template,
+                    })
+                })
+                .collect())
+        })
+    }
+
+    /// Removes the credential rules of `entry`; how many there were.
+    pub fn detach(&self, entry: &str) -> Result<usize> {
+        let normalized = parse(entry)?.to_string();
+        let args = || Some(serde_json::json!({ "entry": normalized }));
+        self.ws.audited("net-credential-rm", &normalized, args, || {
+            self.ws.meta_tx(|c| {
+                Ok(
+                    c.prepare_cached("DELETE FROM net_credentials WHERE entry = ?1")?
+                        .execute([&normalized])?,
+                )
+            })
+        })
     }
 }
 

@@ -22,6 +22,7 @@ use crate::support::{TEST_IMAGE, skip, text};
 
 mod change_watch;
 mod lifecycle;
+mod read_only;
 mod sync;
 
 /// A workspace, a backend whose state lives in the test's temp dir, and
