@@ -22,9 +22,18 @@ struct Backend {
 
 impl Backend {
     fn start(root: &Path) -> Backend {
+        Backend::start_with(root, None)
+    }
+
+    /// With `auth`, every request must carry that `Authorization` header.
+    fn start_with(root: &Path, auth: Option<&str>) -> Backend {
         let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/git-http/server.py");
         let log = root.join("requests.jsonl");
-        let mut child = Command::new("python3")
+        let mut cmd = Command::new("python3");
+        if let Some(auth) = auth {
+            cmd.env("GIT_HTTP_REQUIRE_AUTH", auth);
+        }
+        let mut child = cmd
             .arg(&script)
             .arg(root)
             .arg(&log)
@@ -287,4 +296,84 @@ fn a_redirect_is_followed_on_the_allow_list_and_refused_off_it() {
         !requests.contains("127.0.0.2"),
         "the other host was asked: {requests}"
     );
+}
+
+#[test]
+fn a_token_from_the_hosts_secrets_reaches_the_server_and_nothing_in_the_workspace() {
+    const TOKEN: &str = "gho_sandboxNeverSeesThis1234567890";
+    let root = tempfile::tempdir().unwrap();
+    seeded(root.path());
+    let backend = Backend::start_with(root.path(), Some(&format!("Bearer {TOKEN}")));
+    let ws = Ws::new();
+    let mut set = ws.command(&["secrets", "set", "GIT_TOKEN"]);
+    set.env("COMPUTER_CACHE_DIR", component_cache_dir());
+    let out = run_command(&mut set, TOKEN.as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        describe(&["secrets", "set"], &out)
+    );
+    let entry = format!("127.0.0.1:{}", backend.port);
+    let out = run(
+        &ws,
+        &[
+            "net",
+            "allow",
+            &entry,
+            "--header",
+            "Authorization: Bearer {secret:GIT_TOKEN}",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        describe(&["net", "allow"], &out)
+    );
+
+    // Without the header the server answers 401; with it, clone and push work.
+    let url = backend.url("repo.git");
+    let out = run(
+        &ws,
+        &[
+            "exec",
+            &format!(
+                "{IDENTITY} GIT_CURL_VERBOSE=1 GIT_TRACE=1 git clone -q {url} /work && cd /work && \
+                 echo more >> a.txt && git commit -qam third && git push -q origin main && \
+                 env && git config --list && cat .git/config"
+            ),
+        ],
+    );
+    assert!(out.status.success(), "{}", describe(&["exec"], &out));
+    let bare = root.path().join("repo.git");
+    assert_eq!(
+        oracle(&bare, &["log", "-1", "--format=%s", "main"]),
+        "third\n"
+    );
+    // Nothing the sandbox printed, stored or logged holds the token.
+    for (what, bytes) in [
+        ("stdout", out.stdout.clone()),
+        ("stderr", out.stderr.clone()),
+        ("audit", run(&ws, &["audit"]).stdout),
+        ("runs", run(&ws, &["runs"]).stdout),
+        ("workspace file", std::fs::read(ws.db()).unwrap()),
+    ] {
+        assert!(
+            !bytes.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()),
+            "the token is in the {what}"
+        );
+    }
+    for entry in std::fs::read_dir(ws.db().parent().unwrap()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() && !path.to_string_lossy().contains("key") {
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(
+                !bytes.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()),
+                "the token is in {}",
+                path.display()
+            );
+        }
+    }
+    // The server did get it.
+    let requests = std::fs::read_to_string(&backend.log).unwrap();
+    assert!(requests.contains(TOKEN), "the server never saw the token");
 }
