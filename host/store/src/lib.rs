@@ -77,8 +77,8 @@ mod quota;
 mod reserve;
 mod runs;
 mod search;
-mod snapshots;
 mod secrets;
+mod snapshots;
 mod status;
 mod transfer;
 mod tree;
@@ -117,12 +117,12 @@ pub use quota::{DEFAULT_QUOTA, Quota};
 pub use runs::{
     Claimed, DurableRun, MAX_RUN_ID, NewRun, RunEnd, RunRecord, Runs, Unfinished, validate_run_id,
 };
-pub use snapshots::{
-    GcReport, MAX_SNAPSHOT_NAME, SnapshotInfo, SnapshotSpace, Snapshots, validate_snapshot_name,
-};
 pub use secrets::{
     KEY_ENV as SECRETS_KEY_ENV, MAX_SECRET, SecretInfo, Secrets, key_path as secrets_key_path,
     validate_secret_name,
+};
+pub use snapshots::{
+    GcReport, MAX_SNAPSHOT_NAME, SnapshotInfo, SnapshotSpace, Snapshots, validate_snapshot_name,
 };
 pub use status::{EntryKind, EntryStatus, OnInterrupt, RunStatus, UnknownValue};
 pub use transfer::{ExportStats, ImportStats, Progress};
