@@ -265,7 +265,7 @@ pub struct ExecArgs {
     /// A read-only run: every change to the workspace fails with EROFS (a private /tmp, where the backend has one, stays writable); the container backend drops its changes and reports them
     #[arg(long)]
     pub read_only: bool,
-    /// Let this run reach HOST[:PORT] over HTTP besides the workspace's allow-list (repeatable; for this run only)
+    /// Let this run reach HOST (or HOST:PORT) over HTTP besides the workspace's allow-list (repeatable; for this run only)
     #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
     pub allow_hosts: Vec<String>,
     /// An argument for the program (repeatable)
@@ -312,7 +312,7 @@ pub struct RunArgs {
     /// A read-only run: every change to the workspace fails with EROFS
     #[arg(long)]
     pub read_only: bool,
-    /// Let this run reach HOST[:PORT] over HTTP besides the workspace's allow-list (repeatable)
+    /// Let this run reach HOST (or HOST:PORT) over HTTP besides the workspace's allow-list (repeatable)
     #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
     pub allow_hosts: Vec<String>,
     /// The command's name, then its arguments, passed as they are (options included: `computer run python3 -h`)

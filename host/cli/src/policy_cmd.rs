@@ -14,7 +14,7 @@ use crate::output::Out;
 
 #[derive(Subcommand, Debug)]
 pub enum PolicyCommand {
-    /// Set the policy from a TOML file (- for stdin): [[paths]] glob + access = "deny"|"read-only"; [[commands]] name or pattern ("rm -rf /"); [limits.BACKEND] timeout_ms, memory_mb, read_only; [network] deny = [HOST...]
+    /// Set the policy from a TOML file (- for stdin): tables `[[paths]]` (glob, access = "deny" or "read-only"), `[[commands]]` (name or pattern, e.g. "rm -rf /"), `[limits.BACKEND]` (timeout_ms, memory_mb, read_only) and `[network]` (deny = a list of hosts)
     Set {
         /// The policy file
         #[arg(value_name = "FILE|-")]
