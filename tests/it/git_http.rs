@@ -87,6 +87,18 @@ fn run(ws: &Ws, args: &[&str]) -> Output {
     run_command(&mut cmd, b"")
 }
 
+/// `computer net allow ARGS...`, which must succeed.
+fn allow(ws: &Ws, args: &[&str]) {
+    let mut all = vec!["net", "allow"];
+    all.extend_from_slice(args);
+    let out = run(ws, &all);
+    assert!(out.status.success(), "{}", describe(&all, &out));
+}
+
+fn holds(bytes: &[u8], needle: &str) -> bool {
+    bytes.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
 fn exec_ok(ws: &Ws, script: &str) -> String {
     let out = run(ws, &["exec", "--timeout", "120", script]);
     assert!(
@@ -122,15 +134,7 @@ fn clone_fetch_and_push_over_http_reach_real_gits_backend() {
     let backend = Backend::start(root.path());
     let bare = root.path().join("repo.git");
     let ws = Ws::new();
-    let out = run(
-        &ws,
-        &["net", "allow", &format!("127.0.0.1:{}", backend.port)],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        describe(&["net", "allow"], &out)
-    );
+    allow(&ws, &[&format!("127.0.0.1:{}", backend.port)]);
 
     // Clone: the same history as real git sees.
     let url = backend.url("repo.git");
@@ -256,15 +260,7 @@ fn a_redirect_is_followed_on_the_allow_list_and_refused_off_it() {
     seeded(root.path());
     let backend = Backend::start(root.path());
     let ws = Ws::new();
-    let out = run(
-        &ws,
-        &["net", "allow", &format!("127.0.0.1:{}", backend.port)],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        describe(&["net", "allow"], &out)
-    );
+    allow(&ws, &[&format!("127.0.0.1:{}", backend.port)]);
 
     // Moved on the same (allowed) host: git follows it and clones.
     let moved = format!("http://127.0.0.1:{}/moved/repo.git", backend.port);
@@ -314,23 +310,17 @@ fn a_token_from_the_hosts_secrets_reaches_the_server_and_nothing_in_the_workspac
         describe(&["secrets", "set"], &out)
     );
     let entry = format!("127.0.0.1:{}", backend.port);
-    let out = run(
+    allow(
         &ws,
         &[
-            "net",
-            "allow",
             &entry,
             "--header",
             "Authorization: Bearer {secret:GIT_TOKEN}",
         ],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        describe(&["net", "allow"], &out)
-    );
 
-    // Without the header the server answers 401; with it, clone and push work.
+    // The server answers 401 to a request without the header: clone and push
+    // work only if the host attached it.
     let url = backend.url("repo.git");
     let out = run(
         &ws,
@@ -357,20 +347,13 @@ fn a_token_from_the_hosts_secrets_reaches_the_server_and_nothing_in_the_workspac
         ("runs", run(&ws, &["runs"]).stdout),
         ("workspace file", std::fs::read(ws.db()).unwrap()),
     ] {
-        assert!(
-            !bytes.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()),
-            "the token is in the {what}"
-        );
+        assert!(!holds(&bytes, TOKEN), "the token is in the {what}");
     }
     for entry in std::fs::read_dir(ws.db().parent().unwrap()).unwrap() {
         let path = entry.unwrap().path();
         if path.is_file() && !path.to_string_lossy().contains("key") {
             let bytes = std::fs::read(&path).unwrap();
-            assert!(
-                !bytes.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()),
-                "the token is in {}",
-                path.display()
-            );
+            assert!(!holds(&bytes, TOKEN), "the token is in {}", path.display());
         }
     }
     // The server did get it.

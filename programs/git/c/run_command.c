@@ -419,14 +419,11 @@ static int finish(struct child_process *cmd)
 	code = vchild_wait(c);
 	/* It may have changed files' modes behind the cache (files.rs). */
 	computer_git_forget_all();
-	if (code == 127 && !cmd->silent_exec_failure)
-		; /* the child said why itself */
-	if (cmd->out > 0 && !is_vfd(cmd->out) && !cmd->no_stdout && c->out_kind == STREAM_FD)
-		; /* the caller's descriptor, the caller closes it */
 	vchild_release(c);
 	cmd->pid = 0;
 	child_process_clear(cmd);
-	/* As wait_or_whine: a child killed by a signal is 128 + the signal. */
+	/* The host already says 128 + N for a child ended by signal N, as
+	 * wait_or_whine does. */
 	return code;
 }
 

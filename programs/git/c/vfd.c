@@ -82,8 +82,8 @@ void write_all(int fd, const void *buf, size_t len)
 	}
 }
 
-static void deliver(struct vchild *c, enum stream_kind kind, int fd, struct buffer *pipe,
-		    int open, int std, const unsigned char *data, size_t len)
+static void deliver(enum stream_kind kind, int fd, struct buffer *pipe, int open, int std,
+		    const unsigned char *data, size_t len)
 {
 	switch (kind) {
 	case STREAM_NULL:
@@ -99,7 +99,6 @@ static void deliver(struct vchild *c, enum stream_kind kind, int fd, struct buff
 			buffer_add(pipe, data, len);
 		break;
 	}
-	(void)c;
 }
 
 static void feed_input(struct vchild *c)
@@ -136,10 +135,10 @@ void vchild_step(struct vchild *c)
 	kind = computer_git_next(c->id, &data, &len);
 	switch (kind) {
 	case 0:
-		deliver(c, c->out_kind, c->out_fd, &c->out, c->out_open, 1, data, len);
+		deliver(c->out_kind, c->out_fd, &c->out, c->out_open, 1, data, len);
 		break;
 	case 1:
-		deliver(c, c->err_kind, c->err_fd, &c->err, c->err_open, 2, data, len);
+		deliver(c->err_kind, c->err_fd, &c->err, c->err_open, 2, data, len);
 		break;
 	case 2:
 		feed_input(c);
