@@ -52,37 +52,10 @@ for tool in clang-19 llvm-ar-19 dpkg-source; do
 done
 
 # --- sources: Debian's source packages, once --------------------------------
-fetch_source() { # fetch_source PACKAGE VERSION DIR-GLOB
-  local pkg=$1 version=$2
-  mkdir -p "$THIRD_PARTY/$pkg"
-  if compgen -G "$THIRD_PARTY/$pkg/*.dsc" >/dev/null; then
-    return
-  fi
-  if ! compgen -G "/etc/apt/sources.list.d/*" >/dev/null || ! grep -rqs "deb-src" /etc/apt/sources.list.d /etc/apt/sources.list; then
-    log "adding Debian's source archive (deb-src) to apt"
-    cat >/etc/apt/sources.list.d/computer-deb-src.sources <<'EOF'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb-src
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-    apt-get update -qq
-  fi
-  log "downloading Debian's source package $pkg $version"
-  (cd "$THIRD_PARTY/$pkg" && apt-get source --download-only "$pkg=$version" >/dev/null 2>&1) || {
-    log "$pkg $version is not in the archive any more; taking bookworm's current one"
-    (cd "$THIRD_PARTY/$pkg" && apt-get source --download-only "$pkg" >/dev/null)
-  }
-}
-fetch_source git "$GIT_DEB_VERSION"
-fetch_source zlib "$ZLIB_DEB_VERSION"
+# shellcheck source=lib/debian-source.sh
+. "$ROOT/scripts/lib/debian-source.sh"
+debian_fetch git "$GIT_DEB_VERSION"
+debian_fetch zlib "$ZLIB_DEB_VERSION"
 
 stamp="$(
   {
@@ -97,20 +70,8 @@ if [ -f "$OUT/git.wasm" ] && [ "$(cat "$STAMP" 2>/dev/null)" = "$stamp" ]; then
   exit 0
 fi
 
-# --- unpack (Debian's patches applied by dpkg-source, as Debian builds it) ---
-unpack() { # unpack PACKAGE -> prints the source directory
-  local pkg=$1 dsc dir
-  dsc="$(ls "$THIRD_PARTY/$pkg"/*.dsc | head -1)"
-  dir="$BUILD/$(basename "$dsc" .dsc)"
-  if [ ! -d "$dir/src" ]; then
-    rm -rf "$dir"
-    mkdir -p "$dir"
-    dpkg-source --no-check -x "$dsc" "$dir/src" >/dev/null
-  fi
-  echo "$dir/src"
-}
-GIT_SRC="$(unpack git)"
-ZLIB_SRC="$(unpack zlib)"
+GIT_SRC="$(debian_unpack git "$BUILD")"
+ZLIB_SRC="$(debian_unpack zlib "$BUILD")"
 OBJ="$BUILD/objects"
 mkdir -p "$OBJ"
 

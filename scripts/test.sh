@@ -24,6 +24,10 @@ fi
 # target/programs beside the binaries, registered at run time, not embedded.
 ./scripts/build-git.sh
 ./scripts/build-git.sh lint
+# ffmpeg and ffprobe, the real programs (GPL, from Debian's source packages),
+# installed the same way.
+./scripts/build-ffmpeg.sh
+./scripts/build-ffmpeg.sh lint
 
 echo "== cargo fmt --check"
 cargo fmt --all --check

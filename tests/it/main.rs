@@ -45,6 +45,7 @@ mod hardening;
 mod js_cases;
 mod js_fetch;
 mod mcp_sdk_session;
+mod media;
 mod net_live;
 mod node_common;
 mod node_corpus;

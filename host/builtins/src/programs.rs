@@ -1,8 +1,9 @@
 //! Programs installed beside the binary, registered as built-in commands at
-//! run time: `git`, which is GPL-2.0 and so is never linked into or
-//! embedded in this MIT binary. scripts/build-git.sh builds it from git's
-//! own source into `target/programs/git/`; an installation puts that
-//! directory beside the `computer` binary.
+//! run time: `git`, `ffmpeg` and `ffprobe`, which are GPL and so are never
+//! linked into or embedded in this MIT binary. scripts/build-git.sh and
+//! scripts/build-ffmpeg.sh build them from their own source into
+//! `target/programs/NAME/`; an installation puts that directory beside the
+//! `computer` binary.
 //!
 //! Where they are looked for, first found wins:
 //! 1. `$COMPUTER_PROGRAMS_DIR`;
@@ -11,6 +12,8 @@
 //!    `target/programs`);
 //! 3. the checkout the binary was built from (`target/programs`).
 
+use std::collections::HashMap;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -22,26 +25,58 @@ pub struct Program {
     /// The command's name.
     pub name: &'static str,
     pub description: &'static str,
-    /// Its directory: `NAME.wasm`, `COPYING`, `SOURCE`, its files.
+    /// Its directory: `WASM.wasm` (its component; several commands can be
+    /// one program, as ffprobe is ffmpeg), `COPYING`, `SOURCE`, its files.
     pub dir: PathBuf,
+    /// The component's file name without `.wasm`.
+    wasm: &'static str,
 }
 
 /// A files directory under the program's directory, and where the program
 /// sees it (read-only).
 type FilesAt = (&'static str, &'static str);
 
-/// (name, description, its files directories)
-const KNOWN: &[(&str, &str, &[FilesAt])] = &[(
-    "git",
-    "git 2.39.5, the real one (built from git's source, GPL-2.0, installed beside the binary): \
-     every git command, with its hooks, aliases, gc and local clone, fetch and push",
-    // What `git init` copies, and git's shell scripts (bisect, submodule,
-    // git-sh-setup) where Debian's git has them.
-    &[
-        ("templates", "/usr/share/git-core/templates"),
-        ("libexec", "/usr/lib/git-core"),
-    ],
-)];
+/// A command an installation may hold.
+struct Known {
+    name: &'static str,
+    description: &'static str,
+    /// The directory under the programs directory, and its component's
+    /// file name without `.wasm`: the program picks its tool by argv[0].
+    program: &'static str,
+    files: &'static [FilesAt],
+}
+
+const KNOWN: &[Known] = &[
+    Known {
+        name: "git",
+        description: "git 2.39.5, the real one (built from git's source, GPL-2.0, installed beside \
+                      the binary): every git command, with its hooks, aliases, gc and local \
+                      clone, fetch and push",
+        program: "git",
+        // What `git init` copies, and git's shell scripts (bisect, submodule,
+        // git-sh-setup) where Debian's git has them.
+        files: &[
+            ("templates", "/usr/share/git-core/templates"),
+            ("libexec", "/usr/lib/git-core"),
+        ],
+    },
+    Known {
+        name: "ffmpeg",
+        description: "ffmpeg 5.1, the real one (built from FFmpeg's source with LAME, x264, \
+                      libvorbis and opus, GPL, installed beside the binary, single-threaded): \
+                      convert, transcode, cut, scale and filter audio and video",
+        program: "ffmpeg",
+        files: &[],
+    },
+    Known {
+        name: "ffprobe",
+        description: "ffprobe 5.1, the real one (FFmpeg's, GPL, installed beside the binary): \
+                      streams, formats, packets and frames of media files as JSON, CSV, XML or \
+                      text",
+        program: "ffmpeg",
+        files: &[],
+    },
+];
 
 /// The directory the programs are installed in, if there is one.
 pub fn programs_dir() -> Option<PathBuf> {
@@ -53,11 +88,7 @@ fn find_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("COMPUTER_PROGRAMS_DIR") {
         return Some(PathBuf::from(dir));
     }
-    let holds_one = |dir: &Path| {
-        KNOWN
-            .iter()
-            .any(|(name, ..)| wasm_path(dir, name).is_file())
-    };
+    let holds_one = |dir: &Path| KNOWN.iter().any(|k| wasm_path(dir, k.program).is_file());
     if let Ok(exe) = std::env::current_exe() {
         for base in exe.ancestors().skip(1).take(3) {
             for candidate in [base.join("programs"), base.join("lib/computer/programs")] {
@@ -71,8 +102,8 @@ fn find_dir() -> Option<PathBuf> {
     holds_one(&checkout).then_some(checkout)
 }
 
-fn wasm_path(dir: &Path, name: &str) -> PathBuf {
-    dir.join(name).join(format!("{name}.wasm"))
+fn wasm_path(dir: &Path, program: &str) -> PathBuf {
+    dir.join(program).join(format!("{program}.wasm"))
 }
 
 /// The programs found installed.
@@ -82,11 +113,12 @@ pub fn installed_programs() -> Vec<Program> {
     };
     KNOWN
         .iter()
-        .filter(|(name, ..)| wasm_path(&dir, name).is_file())
-        .map(|(name, description, _)| Program {
-            name,
-            description,
-            dir: dir.join(name),
+        .filter(|k| wasm_path(&dir, k.program).is_file())
+        .map(|k| Program {
+            name: k.name,
+            description: k.description,
+            dir: dir.join(k.program),
+            wasm: k.program,
         })
         .collect()
 }
@@ -94,16 +126,26 @@ pub fn installed_programs() -> Vec<Program> {
 /// Registers each installed program. One that cannot be read is an error
 /// naming it (an installation that is half there should say so).
 pub(crate) fn register(runtime: &Runtime) -> Result<(), ExecError> {
+    // Several commands can be one program (ffmpeg and ffprobe).
+    let mut mapped: HashMap<PathBuf, Bytes> = HashMap::new();
     for program in installed_programs() {
-        let (_, _, files) = KNOWN
+        let files = KNOWN
             .iter()
-            .find(|(name, ..)| *name == program.name)
-            .expect("installed programs are known ones");
-        let wasm = wasm_path(program.dir.parent().unwrap_or(Path::new(".")), program.name);
-        let component = std::fs::read(&wasm).map_err(|e| ExecError::BadGuest {
-            name: program.name.to_owned(),
-            reason: format!("cannot read {}: {e}", wasm.display()),
-        })?;
+            .find(|k| k.name == program.name)
+            .expect("installed programs are known ones")
+            .files;
+        let wasm = program.dir.join(format!("{}.wasm", program.wasm));
+        let component = match mapped.get(&wasm) {
+            Some(bytes) => bytes.clone(),
+            None => {
+                let bytes = map(&wasm).map_err(|e| ExecError::BadGuest {
+                    name: program.name.to_owned(),
+                    reason: format!("cannot read {}: {e}", wasm.display()),
+                })?;
+                mapped.insert(wasm.clone(), bytes.clone());
+                bytes
+            }
+        };
         // The build writes the digest beside it, so no process hashes the
         // program at every start; without it the runtime hashes it.
         let sha256 = std::fs::read_to_string(wasm.with_extension("wasm.sha256"))
@@ -122,7 +164,7 @@ pub(crate) fn register(runtime: &Runtime) -> Result<(), ExecError> {
         runtime.register_command(CommandSpec {
             name: program.name.to_owned(),
             description: program.description.to_owned(),
-            component: Bytes::from(component),
+            component,
             mounts,
             sha256,
             // Ours change to `$PWD` first thing.
@@ -130,4 +172,18 @@ pub(crate) fn register(runtime: &Runtime) -> Result<(), ExecError> {
         })?;
     }
     Ok(())
+}
+
+/// The program's file, mapped rather than read: every process registers
+/// every installed program (tens of megabytes: ffmpeg is 22 MB), and one
+/// that does not run it, or finds it compiled in the cache, never touches
+/// its pages.
+fn map(path: &Path) -> std::io::Result<Bytes> {
+    let file = File::open(path)?;
+    // SAFETY: the mapping is read-only and private, and installed programs
+    // are never rewritten in place: the build scripts write `NAME.wasm.tmp`
+    // and rename it over, so a mapping keeps the file it was made from.
+    #[allow(unsafe_code)]
+    let map = unsafe { memmap2::Mmap::map(&file)? };
+    Ok(Bytes::from_owner(map))
 }
