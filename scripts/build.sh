@@ -16,6 +16,7 @@ BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/computer"
   ./scripts/build-sqlite3.sh
   ./scripts/build-git.sh
   ./scripts/build-ffmpeg.sh
+  ./scripts/build-magick.sh
   cargo build --quiet --release -p computer-cli
   "$BIN" prepare
 } >&2

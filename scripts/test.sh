@@ -28,6 +28,8 @@ fi
 # installed the same way.
 ./scripts/build-ffmpeg.sh
 ./scripts/build-ffmpeg.sh lint
+# ImageMagick's tools (convert, identify, mogrify, ...), from Debian's source packages.
+./scripts/build-magick.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all --check

@@ -8,6 +8,7 @@
 #                                whether this source version is in PREFIX
 #   autotools PACKAGE ARGS...    configure + make + install a static
 #                                library into PREFIX, once per version
+#                                ($AUTOTOOLS_MAKE: make's own arguments)
 
 # A sysroot of Debian's wasi-libc alone: clang's default search would fall
 # back to /usr/include, where glibc's headers would answer configure's
@@ -40,7 +41,9 @@ autotools() {
     cd "$src"
     CC="$CC_WASM" CFLAGS="$CFLAGS_WASM" ./configure --host=wasm32-unknown-wasi \
       --prefix="$PREFIX" --disable-shared --enable-static "$@" >../configure.log 2>&1 &&
-      make -j"$JOBS" >../make.log 2>&1 && make install >>../make.log 2>&1
+      # shellcheck disable=SC2086 # make's arguments, split
+      make -j"$JOBS" ${AUTOTOOLS_MAKE:-} >../make.log 2>&1 &&
+      make install ${AUTOTOOLS_MAKE:-} >>../make.log 2>&1
   ) || {
     tail -30 "$src/../configure.log" "$src/../make.log" >&2 2>/dev/null
     log "$pkg failed (logs in $(dirname "$src"))"

@@ -1,9 +1,10 @@
 //! Programs installed beside the binary, registered as built-in commands at
 //! run time: `git`, `ffmpeg` and `ffprobe`, which are GPL and so are never
-//! linked into or embedded in this MIT binary. scripts/build-git.sh and
-//! scripts/build-ffmpeg.sh build them from their own source into
-//! `target/programs/NAME/`; an installation puts that directory beside the
-//! `computer` binary.
+//! linked into or embedded in this MIT binary, and ImageMagick's tools
+//! (`convert`, `identify`, ...; one wasip1 module, adapted at its first
+//! compile). scripts/build-git.sh, build-ffmpeg.sh and build-magick.sh
+//! build them from their own source into `target/programs/NAME/`; an
+//! installation puts that directory beside the `computer` binary.
 //!
 //! Where they are looked for, first found wins:
 //! 1. `$COMPUTER_PROGRAMS_DIR`;
@@ -46,6 +47,13 @@ struct Known {
     files: &'static [FilesAt],
 }
 
+/// ImageMagick's configuration (policy, delegates, colours) and messages,
+/// where Debian installs them.
+const MAGICK_FILES: &[FilesAt] = &[
+    ("etc", "/etc/ImageMagick-6"),
+    ("share", "/usr/share/ImageMagick-6"),
+];
+
 const KNOWN: &[Known] = &[
     Known {
         name: "git",
@@ -75,6 +83,42 @@ const KNOWN: &[Known] = &[
                       text",
         program: "ffmpeg",
         files: &[],
+    },
+    Known {
+        name: "convert",
+        description: "convert 6.9.11, ImageMagick's own (installed beside the binary): convert, resize, crop, rotate, composite and annotate images between PNG, JPEG, GIF, WebP, TIFF, BMP and more",
+        program: "magick",
+        files: MAGICK_FILES,
+    },
+    Known {
+        name: "identify",
+        description: "identify 6.9.11, ImageMagick's own: an image's format, size, depth and properties (-format, -verbose)",
+        program: "magick",
+        files: MAGICK_FILES,
+    },
+    Known {
+        name: "mogrify",
+        description: "mogrify 6.9.11, ImageMagick's own: resize, convert or otherwise change images in place, many at once",
+        program: "magick",
+        files: MAGICK_FILES,
+    },
+    Known {
+        name: "composite",
+        description: "composite 6.9.11, ImageMagick's own: overlay one image on another",
+        program: "magick",
+        files: MAGICK_FILES,
+    },
+    Known {
+        name: "compare",
+        description: "compare 6.9.11, ImageMagick's own: how two images differ (-metric AE, PSNR, RMSE), with a difference image",
+        program: "magick",
+        files: MAGICK_FILES,
+    },
+    Known {
+        name: "montage",
+        description: "montage 6.9.11, ImageMagick's own: many images tiled into one",
+        program: "magick",
+        files: MAGICK_FILES,
     },
 ];
 

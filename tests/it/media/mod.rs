@@ -1,7 +1,8 @@
 //! Media programs as the real ones (issue 36): `ffmpeg` and `ffprobe`
-//! built from FFmpeg's source (scripts/build-ffmpeg.sh), run in the sandbox
-//! with their own command lines against Debian's native `ffmpeg` and
-//! `ffprobe` of the same version (5.1.9) as the oracle, on the same files.
+//! built from FFmpeg's source (scripts/build-ffmpeg.sh) and ImageMagick's
+//! tools (scripts/build-magick.sh), run in the sandbox with their own
+//! command lines against Debian's native programs of the same versions
+//! (FFmpeg 5.1.9, ImageMagick 6.9.11) as the oracle, on the same files.
 //!
 //! The inputs are made by the native ffmpeg from its test sources (lavfi)
 //! once per test process; each test imports them into a fresh workspace
@@ -9,6 +10,7 @@
 
 mod ffmpeg;
 mod ffprobe;
+mod magick;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -314,6 +314,9 @@ impl Child {
                 1
             }
             None => {
+                // The whole trap, backtrace included, for whoever debugs
+                // the program (COMPUTER_LOG=computer_runtime=debug).
+                tracing::debug!("{name}: command trapped: {e:?}");
                 say(
                     &self.link,
                     &format!("{name}: command trapped: {}\n", crate::error::one_line(e)),
