@@ -15,6 +15,7 @@ BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/computer"
   ./scripts/build-python.sh
   ./scripts/build-sqlite3.sh
   ./scripts/build-git.sh
+  ./scripts/fetch-pandoc.sh
   cargo build --quiet --release -p computer-cli
   "$BIN" prepare
 } >&2

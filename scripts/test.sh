@@ -24,6 +24,10 @@ fi
 # target/programs beside the binaries, registered at run time, not embedded.
 ./scripts/build-git.sh
 ./scripts/build-git.sh lint
+# pandoc, the real program (GPL, the pandoc project's own pandoc.wasm from
+# npm): installed in target/programs beside git; `computer prepare` below
+# compiles it once into the shared component cache (about 3 minutes).
+./scripts/fetch-pandoc.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all --check
