@@ -385,3 +385,18 @@ fn a_run_too_small_for_pandoc_ends_with_an_error_not_a_crash() {
         describe(&["exec", "--memory", "24"], &out)
     );
 }
+
+/// A command's first start in a process loads or compiles its component;
+/// that time is not the run's (pandoc's compile takes minutes, a run 60 s by
+/// default). python3 stands in for pandoc here: its compile (10–20 s) is
+/// far longer than the run's 2 s limit, pandoc's would cost minutes.
+#[test]
+fn compiling_a_command_does_not_count_against_the_runs_time() {
+    let ws = Ws::new();
+    let cache = tempfile::tempdir().unwrap();
+    let mut cmd = ws.command(&["exec", "--timeout", "2", "python3 -c 'print(6 * 7)'"]);
+    cmd.env("COMPUTER_CACHE_DIR", cache.path());
+    let out = run_command(&mut cmd, b"");
+    assert!(out.status.success(), "{}", describe(&["exec"], &out));
+    assert_eq!(text(&out.stdout), "42\n");
+}
