@@ -66,7 +66,15 @@ node "$work/binaryen/package/bin/wasm-opt" --all-features --disable-compact-impo
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-cp "$work/pandoc/package/LICENSE" "$OUT/COPYING"
+# The package's LICENSE (pandoc's notice, and MIT for the JS glue we do not
+# ship), then the GPL's full text, which the notice refers to.
+{
+  cat "$work/pandoc/package/LICENSE"
+  if [ -f /usr/share/common-licenses/GPL-2 ]; then
+    printf '\n\n'
+    cat /usr/share/common-licenses/GPL-2
+  fi
+} >"$OUT/COPYING"
 wasm_sha256="$(sha256sum "$work/pandoc.wasm" | cut -d' ' -f1)"
 cat >"$OUT/SOURCE" <<EOF
 pandoc $pandoc_version, the official WebAssembly build (wasm32-wasi, GHC's wasm backend)
@@ -79,7 +87,8 @@ Program: src/pandoc.wasm of the npm package pandoc-wasm@$PANDOC_WASM_VERSION
   (tarball binaryen-$BINARYEN_VERSION.tgz, SHA-256 $BINARYEN_SHA256).
   pandoc.wasm here: SHA-256 $wasm_sha256.
 Licence: GPL-2.0-or-later (COPYING).
-Source code: https://github.com/jgm/pandoc (tag $pandoc_version);
+Source code: https://hackage.haskell.org/package/pandoc-$pandoc_version/pandoc-$pandoc_version.tar.gz
+  and https://github.com/jgm/pandoc (tag $pandoc_version);
   the wasm build: https://github.com/pandoc/pandoc-wasm and pandoc's own
   release workflow; the package: https://www.npmjs.com/package/pandoc-wasm.
 Nothing of pandoc is changed by this project: the module is run as it is,
