@@ -411,3 +411,89 @@ fn compiling_a_command_does_not_count_against_the_runs_time() {
     assert!(out.status.success(), "{}", describe(&["exec"], &out));
     assert_eq!(text(&out.stdout), "42\n");
 }
+
+/// A 4x3 red PNG, made here (no binary fixture).
+fn red_png() -> Vec<u8> {
+    fn chunk(out: &mut Vec<u8>, kind: &[u8], data: &[u8]) {
+        out.extend((data.len() as u32).to_be_bytes());
+        let start = out.len();
+        out.extend(kind);
+        out.extend(data);
+        out.extend(crc32(&out[start..]).to_be_bytes());
+    }
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xedb8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+    // Stored (uncompressed) deflate blocks keep the image self-made.
+    let raw: Vec<u8> = (0..3)
+        .flat_map(|_| [0u8].into_iter().chain([255, 0, 0].repeat(4)))
+        .collect();
+    let mut zlib = vec![0x78, 0x01, 1];
+    zlib.extend((raw.len() as u16).to_le_bytes());
+    zlib.extend((!(raw.len() as u16)).to_le_bytes());
+    zlib.extend(&raw);
+    let (mut a, mut b) = (1u32, 0u32);
+    for &x in &raw {
+        a = (a + u32::from(x)) % 65521;
+        b = (b + a) % 65521;
+    }
+    zlib.extend(((b << 16) | a).to_be_bytes());
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut header = Vec::new();
+    header.extend(4u32.to_be_bytes());
+    header.extend(3u32.to_be_bytes());
+    header.extend([8, 2, 0, 0, 0]);
+    chunk(&mut png, b"IHDR", &header);
+    chunk(&mut png, b"IDAT", &zlib);
+    chunk(&mut png, b"IEND", &[]);
+    png
+}
+
+#[test]
+fn reference_docs_and_images_as_native() {
+    let doc = "# Pic\n\n![A red box](img/red.png)\n\nText.\n";
+    let (ws, host) = with_files(&[("doc.md", doc)]);
+    let png = red_png();
+    ws.put("/docs/img/red.png", &png);
+    std::fs::create_dir(host.path().join("img")).unwrap();
+    std::fs::write(host.path().join("img/red.png"), &png).unwrap();
+    exec_ok(
+        &ws,
+        "pandoc --print-default-data-file reference.docx > ref.docx && \
+         pandoc doc.md --reference-doc ref.docx -o out.docx && \
+         pandoc doc.md --embed-resources -s --metadata title=x -o page.html",
+    );
+    let reference = native(
+        host.path(),
+        &["--print-default-data-file", "reference.docx"],
+        b"",
+    );
+    assert!(
+        ws.read("/docs/ref.docx") == reference.stdout,
+        "reference.docx differs"
+    );
+    std::fs::write(host.path().join("ref.docx"), &reference.stdout).unwrap();
+    native(
+        host.path(),
+        &["doc.md", "--reference-doc", "ref.docx", "-o", "out.docx"],
+        b"",
+    );
+    let want = std::fs::read(host.path().join("out.docx")).unwrap();
+    assert!(
+        ws.read("/docs/out.docx") == want,
+        "out.docx differs from native pandoc's"
+    );
+    let page = text(&ws.read("/docs/page.html"));
+    assert!(page.contains("src=\"data:image/png;base64,"), "{page}");
+}
