@@ -17,6 +17,7 @@ BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/computer"
   ./scripts/build-git.sh
   ./scripts/build-ffmpeg.sh
   ./scripts/build-magick.sh
+  ./scripts/fetch-pandoc.sh
   cargo build --quiet --release -p computer-cli
   "$BIN" prepare
 } >&2

@@ -88,4 +88,29 @@ if [ ! -d "$PYTEST_DIR/pytest-$PYTEST_VERSION.dist-info" ]; then
   "$MCP_VENV/bin/pip" install --quiet --disable-pip-version-check --no-compile \
     --target "$PYTEST_DIR" "pytest==$PYTEST_VERSION"
 fi
+# A native pandoc, the oracle of tests/it/pandoc.rs: the binary inside PyPI's
+# pypandoc_binary wheel (pinned by version and SHA-256), unpacked under the
+# target directory. pypandoc_binary 1.17 ships pandoc 3.9; the sandbox's
+# pandoc is 3.10 (no registry ships a native 3.10), so the tests compare
+# bytes where 3.9 and 3.10 agree (see NOTES.md, "pandoc (issue 36)").
+PANDOC_ORACLE_WHEEL_VERSION=1.17
+PANDOC_ORACLE_WHEEL=pypandoc_binary-1.17-py3-none-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl
+PANDOC_ORACLE_WHEEL_SHA256=d6b620b21c9374e3e48aabd518492bf0776b148442ee28816f6aaf52da3d4387
+PANDOC_ORACLE_DIR="$TARGET/pandoc-oracle/$PANDOC_ORACLE_WHEEL_VERSION"
+if [ "$(uname -m)" = x86_64 ] && [ ! -x "$PANDOC_ORACLE_DIR/pandoc" ]; then
+  log "installing native pandoc (pypandoc_binary==$PANDOC_ORACLE_WHEEL_VERSION) into $PANDOC_ORACLE_DIR"
+  oracle_tmp="$(mktemp -d)"
+  "$MCP_VENV/bin/pip" download --quiet --disable-pip-version-check --no-deps --only-binary=:all: --dest "$oracle_tmp" \
+    "pypandoc_binary==$PANDOC_ORACLE_WHEEL_VERSION"
+  got="$(sha256sum "$oracle_tmp/$PANDOC_ORACLE_WHEEL" | cut -d' ' -f1)"
+  if [ "$got" != "$PANDOC_ORACLE_WHEEL_SHA256" ]; then
+    log "$PANDOC_ORACLE_WHEEL: SHA-256 $got, expected $PANDOC_ORACLE_WHEEL_SHA256"
+    rm -rf "$oracle_tmp"
+    exit 1
+  fi
+  mkdir -p "$PANDOC_ORACLE_DIR"
+  unzip -q -o -j "$oracle_tmp/$PANDOC_ORACLE_WHEEL" pypandoc/files/pandoc -d "$PANDOC_ORACLE_DIR"
+  chmod +x "$PANDOC_ORACLE_DIR/pandoc"
+  rm -rf "$oracle_tmp"
+fi
 log "machine ready"

@@ -30,6 +30,10 @@ fi
 ./scripts/build-ffmpeg.sh lint
 # ImageMagick's tools (convert, identify, mogrify, ...), from Debian's source packages.
 ./scripts/build-magick.sh
+# pandoc, the real program (GPL, the pandoc project's own pandoc.wasm from
+# npm): installed in target/programs beside git; `computer prepare` below
+# compiles it once into the shared component cache (about 3 minutes).
+./scripts/fetch-pandoc.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all --check

@@ -50,6 +50,7 @@ mod net_live;
 mod node_common;
 mod node_corpus;
 mod node_packages;
+mod pandoc;
 mod policy;
 mod process_facts;
 mod python_backend;

@@ -95,7 +95,7 @@ pub fn built_in_backends() -> Vec<&'static str> {
 }
 
 /// The names of the commands this binary has built in, and of the
-/// programs installed beside it (`git`).
+/// programs installed beside it (`git`, `pandoc`).
 pub fn built_in() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = all().iter().flat_map(|b| b.names.iter().copied()).collect();
     names.extend(installed_programs().iter().map(|p| p.name));
@@ -105,7 +105,7 @@ pub fn built_in() -> Vec<&'static str> {
 /// Registers every built-in command on `runtime` (a workspace's own
 /// command of the same name still wins), the backends their components
 /// also serve (`python`), and the programs installed beside the binary
-/// (`git`, see programs.rs). Nothing is compiled or copied here.
+/// (`git`, `pandoc`, see programs.rs). Nothing is compiled or copied here.
 pub fn register(runtime: &Runtime) -> Result<(), ExecError> {
     programs::register(runtime)?;
     for b in all() {

@@ -1,10 +1,12 @@
 //! Programs installed beside the binary, registered as built-in commands at
-//! run time: `git`, `ffmpeg` and `ffprobe`, which are GPL and so are never
-//! linked into or embedded in this MIT binary, and ImageMagick's tools
-//! (`convert`, `identify`, ...; one wasip1 module, adapted at its first
-//! compile). scripts/build-git.sh, build-ffmpeg.sh and build-magick.sh
-//! build them from their own source into `target/programs/NAME/`; an
-//! installation puts that directory beside the `computer` binary.
+//! run time: `git`, `ffmpeg`/`ffprobe` and `pandoc`, which are GPL and so
+//! are never linked into or embedded in this MIT binary, and ImageMagick's
+//! tools (`convert`, `identify`, ...). scripts/build-git.sh,
+//! build-ffmpeg.sh and build-magick.sh build them from their own source
+//! into `target/programs/NAME/`; scripts/fetch-pandoc.sh installs the
+//! pandoc project's own `pandoc.wasm`. pandoc and ImageMagick are wasip1
+//! modules, which the runtime adapts. An installation puts those
+//! directories beside the `computer` binary.
 //!
 //! Where they are looked for, first found wins:
 //! 1. `$COMPUTER_PROGRAMS_DIR`;
@@ -45,6 +47,9 @@ struct Known {
     /// file name without `.wasm`: the program picks its tool by argv[0].
     program: &'static str,
     files: &'static [FilesAt],
+    /// It changes to `$PWD` itself (our glue does); a third-party program
+    /// run as it is gets the runtime's cwd anchor instead.
+    own_cwd: bool,
 }
 
 /// ImageMagick's configuration (policy, delegates, colours) and messages,
@@ -67,6 +72,19 @@ const KNOWN: &[Known] = &[
             ("templates", "/usr/share/git-core/templates"),
             ("libexec", "/usr/lib/git-core"),
         ],
+        own_cwd: true,
+    },
+    Known {
+        name: "pandoc",
+        description: "pandoc 3.10, the real one (the pandoc project's own WebAssembly build, \
+                      GPL-2.0-or-later, installed beside the binary): its whole command line, \
+                      templates, Lua filters, docx/odt/epub/pptx/html/latex/typst/gfm output",
+        program: "pandoc",
+        // Its data files (templates, reference docs, Lua modules) are
+        // inside the module.
+        files: &[],
+        // Its relative paths resolve through the runtime's cwd anchor.
+        own_cwd: false,
     },
     Known {
         name: "ffmpeg",
@@ -75,6 +93,7 @@ const KNOWN: &[Known] = &[
                       convert, transcode, cut, scale and filter audio and video",
         program: "ffmpeg",
         files: &[],
+        own_cwd: true,
     },
     Known {
         name: "ffprobe",
@@ -83,42 +102,49 @@ const KNOWN: &[Known] = &[
                       text",
         program: "ffmpeg",
         files: &[],
+        own_cwd: true,
     },
     Known {
         name: "convert",
         description: "convert 6.9.11, ImageMagick's own (installed beside the binary): convert, resize, crop, rotate, composite and annotate images between PNG, JPEG, GIF, WebP, TIFF, BMP and more",
         program: "magick",
         files: MAGICK_FILES,
+        own_cwd: true,
     },
     Known {
         name: "identify",
         description: "identify 6.9.11, ImageMagick's own: an image's format, size, depth and properties (-format, -verbose)",
         program: "magick",
         files: MAGICK_FILES,
+        own_cwd: true,
     },
     Known {
         name: "mogrify",
         description: "mogrify 6.9.11, ImageMagick's own: resize, convert or otherwise change images in place, many at once",
         program: "magick",
         files: MAGICK_FILES,
+        own_cwd: true,
     },
     Known {
         name: "composite",
         description: "composite 6.9.11, ImageMagick's own: overlay one image on another",
         program: "magick",
         files: MAGICK_FILES,
+        own_cwd: true,
     },
     Known {
         name: "compare",
         description: "compare 6.9.11, ImageMagick's own: how two images differ (-metric AE, PSNR, RMSE), with a difference image",
         program: "magick",
         files: MAGICK_FILES,
+        own_cwd: true,
     },
     Known {
         name: "montage",
         description: "montage 6.9.11, ImageMagick's own: many images tiled into one",
         program: "magick",
         files: MAGICK_FILES,
+        own_cwd: true,
     },
 ];
 
@@ -173,11 +199,11 @@ pub(crate) fn register(runtime: &Runtime) -> Result<(), ExecError> {
     // Several commands can be one program (ffmpeg and ffprobe).
     let mut mapped: HashMap<PathBuf, Bytes> = HashMap::new();
     for program in installed_programs() {
-        let files = KNOWN
+        let known = KNOWN
             .iter()
             .find(|k| k.name == program.name)
-            .expect("installed programs are known ones")
-            .files;
+            .expect("installed programs are known ones");
+        let files = known.files;
         let wasm = program.dir.join(format!("{}.wasm", program.wasm));
         let component = match mapped.get(&wasm) {
             Some(bytes) => bytes.clone(),
@@ -211,8 +237,7 @@ pub(crate) fn register(runtime: &Runtime) -> Result<(), ExecError> {
             component,
             mounts,
             sha256,
-            // Ours change to `$PWD` first thing.
-            own_cwd: true,
+            own_cwd: known.own_cwd,
         })?;
     }
     Ok(())
@@ -221,7 +246,7 @@ pub(crate) fn register(runtime: &Runtime) -> Result<(), ExecError> {
 /// The program's file, mapped rather than read: every process registers
 /// every installed program (tens of megabytes: ffmpeg is 22 MB), and one
 /// that does not run it, or finds it compiled in the cache, never touches
-/// its pages.
+/// its pages (pandoc is 58 MB).
 fn map(path: &Path) -> std::io::Result<Bytes> {
     let file = File::open(path)?;
     // SAFETY: the mapping is read-only and private, and installed programs

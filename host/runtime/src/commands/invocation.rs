@@ -82,11 +82,18 @@ impl Invocation {
             return Err(StartError::TooDeep(MAX_COMMAND_DEPTH));
         }
         let inner = caller.nesting.inner.clone();
+        let resolving = std::time::Instant::now();
         let resolved = inner
             .commands
             .resolve(&inner, &caller.workspace, &request.name)
             .map_err(|e| StartError::Failed(e.to_string()))?
             .ok_or(StartError::NotFound)?;
+        // Loading or compiling the component (once per process) does not
+        // count against the run's time: a first `pandoc` compiles for
+        // minutes, longer than a default run lasts.
+        if resolved.prepared {
+            caller.nesting.grace.add(resolving.elapsed());
+        }
         let pool = caller.limiter.pool();
         let left = caller.limiter.room();
         if left < MIN_MEMORY {
@@ -113,6 +120,7 @@ impl Invocation {
                 loopback: caller.nesting.loopback.clone(),
                 activity: Default::default(),
                 killed: Some(link.kill_switch()),
+                grace: caller.nesting.grace.clone(),
             },
             memory: left,
             pool,
@@ -246,6 +254,7 @@ impl Child {
                 loopback: self.nesting.loopback.clone(),
                 activity: self.nesting.activity.clone(),
                 killed: self.nesting.killed.clone(),
+                grace: self.nesting.grace.clone(),
             },
         };
         // The shell shows a `/tmp` it only makes on its first write there;

@@ -77,6 +77,9 @@ pub(crate) struct Resolved {
     pub mounts: Vec<Mount>,
     /// See [`CommandSpec::own_cwd`]; runner guests are given theirs.
     pub own_cwd: bool,
+    /// This resolution loaded or compiled the component (its first use in
+    /// this process), which the caller's run is not charged for.
+    pub prepared: bool,
 }
 
 /// What starting a command instantiates.
@@ -250,7 +253,7 @@ impl CommandRegistry {
                 })
                 .collect();
             let digest = component_cache::parse_digest(&info.sha256);
-            let pre = self.compiled(inner, name, &info.sha256, || {
+            let (pre, prepared) = self.compiled(inner, name, &info.sha256, || {
                 let bytes = ws
                     .commands()
                     .component(name)
@@ -263,6 +266,7 @@ impl CommandRegistry {
                 start: Start::Component(pre),
                 mounts,
                 own_cwd: false,
+                prepared,
             }));
         }
         let found = self
@@ -276,13 +280,14 @@ impl CommandRegistry {
         };
         let digest = registered.digest();
         let key: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-        let pre = self.compiled(inner, name, &key, || {
+        let (pre, prepared) = self.compiled(inner, name, &key, || {
             Ok((registered.spec.component.clone(), digest))
         })?;
         Ok(Some(Resolved {
             start: Start::Component(pre),
             mounts: registered.spec.mounts.clone(),
             own_cwd: registered.spec.own_cwd,
+            prepared,
         }))
     }
 
@@ -303,6 +308,8 @@ impl CommandRegistry {
             },
             mounts: runner.backend.mounts.clone(),
             own_cwd: true,
+            // A runner guest (seconds to compile at most) is charged.
+            prepared: false,
         }))
     }
 
@@ -312,7 +319,7 @@ impl CommandRegistry {
         name: &str,
         sha: &str,
         bytes: impl FnOnce() -> Result<(Bytes, [u8; 32]), String>,
-    ) -> Result<Arc<CommandPre<RunState>>, ExecError> {
+    ) -> Result<(Arc<CommandPre<RunState>>, bool), ExecError> {
         let slot = self
             .compiled
             .lock()
@@ -320,11 +327,14 @@ impl CommandRegistry {
             .entry(sha.to_owned())
             .or_default()
             .clone();
+        let mut prepared = false;
         slot.get_or_init(|| {
+            prepared = true;
             let (bytes, digest) = bytes()?;
             compile_digested(inner, name, &bytes, &digest).map_err(|e| e.to_string())
         })
         .clone()
+        .map(|pre| (pre, prepared))
         .map_err(|reason| ExecError::BadGuest {
             name: name.to_owned(),
             reason,

@@ -37,11 +37,24 @@ const POOL_TABLE_ELEMENTS: usize = 1 << 20;
 /// 700,000 functions need 19 MB (the default is 1 MiB).
 const POOL_MAX_CORE_INSTANCE: usize = 32 << 20;
 
+/// Cranelift's optimisation level: `Speed`, unless `COMPUTER_CRANELIFT_OPT`
+/// says `none` or `speed_and_size` (to measure what a level costs a big
+/// program's compile and gives its runs: NOTES.md, "pandoc (issue 36)").
+/// The level is part of the engine's compatibility hash, so each level has
+/// its own entries in the component cache.
+fn opt_level() -> wasmtime::OptLevel {
+    match std::env::var("COMPUTER_CRANELIFT_OPT").as_deref() {
+        Ok("none") => wasmtime::OptLevel::None,
+        Ok("speed_and_size") => wasmtime::OptLevel::SpeedAndSize,
+        _ => wasmtime::OptLevel::Speed,
+    }
+}
+
 fn config(cfg: &RuntimeConfig, pooling: bool) -> Config {
     let mut c = Config::new();
     c.wasm_component_model(true);
     c.epoch_interruption(true);
-    c.cranelift_opt_level(wasmtime::OptLevel::Speed);
+    c.cranelift_opt_level(opt_level());
     // What real toolchains emit: bulk memory (on by default) and the
     // exception-handling proposal (exnref; needs the `gc` Cargo feature),
     // which pandoc.wasm's Lua uses once translated from the legacy encoding

@@ -45,7 +45,7 @@ impl HasData for WatchedPoll {
 pub(crate) fn watched(s: &mut RunState) -> Watched<'_> {
     Watched {
         table: &mut s.table,
-        deadline: s.deadline,
+        deadline: s.nesting.grace.deadline(s.deadline),
         cancel: &s.cancel,
         killed: s.nesting.killed.as_ref(),
         flooded: &s.flooded,

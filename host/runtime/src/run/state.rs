@@ -52,6 +52,29 @@ pub(crate) struct Nesting {
     pub activity: Arc<crate::commands::link::Activity>,
     /// A command's: set when its caller dropped it.
     pub killed: Option<Arc<AtomicBool>>,
+    /// Time the run's clock stood still, shared by the run and every
+    /// command it starts: a command's first start in this process, when
+    /// its component is loaded or compiled (pandoc's compile takes minutes),
+    /// is the host's work, not the run's. Every deadline check adds it.
+    pub grace: Arc<Grace>,
+}
+
+/// Nanoseconds added to a run's deadline (see [`Nesting::grace`]).
+#[derive(Debug, Default)]
+pub(crate) struct Grace(std::sync::atomic::AtomicU64);
+
+impl Grace {
+    /// Stops the run's clock for `d` more.
+    pub(crate) fn add(&self, d: std::time::Duration) {
+        let nanos = u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+        self.0.fetch_add(nanos, Ordering::SeqCst);
+    }
+
+    /// `deadline` pushed back by the time added so far.
+    pub(crate) fn deadline(&self, deadline: Instant) -> Instant {
+        let grace = std::time::Duration::from_nanos(self.0.load(Ordering::SeqCst));
+        deadline.checked_add(grace).unwrap_or(deadline)
+    }
 }
 
 impl Nesting {
@@ -70,6 +93,7 @@ impl Nesting {
             loopback,
             activity: Default::default(),
             killed: None,
+            grace: Default::default(),
         }
     }
 
@@ -211,7 +235,7 @@ pub(crate) fn watched_store(
             state.stop = Some(Stop::Flooded);
             return Err(wasmtime::Error::msg("output flood"));
         }
-        if Instant::now() >= state.deadline {
+        if Instant::now() >= state.nesting.grace.deadline(state.deadline) {
             state.stop = Some(Stop::TimedOut);
             return Err(wasmtime::Error::msg("run timed out"));
         }

@@ -9,6 +9,8 @@
 //! do not provide, a reactor) rather than with an encoder's or a
 //! validator's dump.
 
+mod exit_codes;
+
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
@@ -19,7 +21,8 @@ use wasmparser::{Parser, Payload, TypeRef};
 
 /// Goes into the compile cache's key of an adapted module, so that a new
 /// adapter (a wasmtime upgrade) adapts and compiles again.
-pub(crate) const ADAPTER_ID: &str = "wasi-preview1-command-adapter 48.0.8";
+pub(crate) const ADAPTER_ID: &str =
+    "wasi-preview1-command-adapter 48.0.8, proc_exit over exit-with-code 1";
 
 /// True for a core module's preamble (`\0asm`, version 1); a component's
 /// differs in its version and layer bytes.
@@ -34,12 +37,19 @@ pub(crate) fn adapt(engine: &wasmtime::Engine, module: &[u8]) -> Result<Vec<u8>,
     // Validated first, with the engine's features: a feature we lack is then
     // named in seconds, not after a compile of minutes (pandoc.wasm).
     wasmtime::Module::validate(engine, module).map_err(|e| explain(&format!("{e:#}")))?;
+    // `proc_exit` from our own adapter, so exit codes other than 0 and 1
+    // survive (`exit_codes`).
+    let routed = exit_codes::route_proc_exit(module)?;
     // A module without `cabi_realloc` (C programs) gets one from the
     // encoder that takes fresh pages with `memory.grow`, so the adapter's
     // state never sits inside the program's heap.
     let encoded = wit_component::ComponentEncoder::default()
-        .module(module)
+        .module(routed.as_deref().unwrap_or(module))
         .and_then(|e| e.adapter(PREVIEW1, WASI_SNAPSHOT_PREVIEW1_COMMAND_ADAPTER))
+        .and_then(|e| match routed {
+            Some(_) => e.adapter(exit_codes::ADAPTER_NAME, exit_codes::adapter()),
+            None => Ok(e),
+        })
         // wasmtime validates it when it compiles it: once is enough for 58 MB.
         .map(|e| e.validate(false))
         .and_then(|mut e| e.encode());
