@@ -20,7 +20,8 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 # python3, python3-venv: componentize-py's venv (build-python.sh), and python3's oracle.
 # sqlite3: the oracle of the sqlite3 command (tests/it/sqlite3_corpus.rs).
 # curl: the oracle of the curl command (tests/it/curl/oracle.rs).
-APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 jq file bsdextrautils diffutils ripgrep hexyl python3 python3-venv sqlite3 zip unzip curl dpkg-dev)
+# chromium, chromium-driver: the headless browser of the console's test (tests/it/serve/console.rs).
+APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 jq file bsdextrautils diffutils ripgrep hexyl python3 python3-venv sqlite3 zip unzip curl dpkg-dev chromium chromium-driver)
 
 apt_install_missing "${APT_PACKAGES[@]}"
 

@@ -17,7 +17,7 @@ try {
 }"#;
 
 /// Registers `ws:github` in workspace `id`'s file with the CLI.
-fn add_module(s: &Served, id: &str, port: u16) {
+pub fn add_module(s: &Served, id: &str, port: u16) {
     let db = s.data.join(format!("workspaces/{id}.db"));
     let base = format!("base_url=http://127.0.0.1:{port}");
     let allow = format!("127.0.0.1:{port}");
@@ -44,7 +44,7 @@ fn add_module(s: &Served, id: &str, port: u16) {
     );
 }
 
-fn start_agent(s: &Served, ws: &str, id: &str) -> Value {
+pub fn start_agent(s: &Served, ws: &str, id: &str) -> Value {
     let doc = s.ok(
         "POST",
         &format!("/workspaces/{ws}/exec"),

@@ -140,6 +140,14 @@ pub fn request(
         while let Some(c) = next_chunk(&mut r) {
             body.extend_from_slice(&c);
         }
+    } else if let Some(n) = headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse::<usize>().ok())
+    {
+        // Some servers (chromedriver) keep the connection open anyway.
+        body.resize(n, 0);
+        let _ = r.read_exact(&mut body);
     } else {
         let _ = r.read_to_end(&mut body);
     }

@@ -6,6 +6,7 @@ mod api;
 mod approvals;
 mod auth;
 mod client;
+mod console;
 mod mcp;
 mod openapi;
 mod ops;
