@@ -25,7 +25,7 @@ async function api(method, path, body) {
   const opts = { method, headers: { Authorization: "Bearer " + state.token } };
   if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   const r = await fetch(path, opts);
-  if (r.status === 401) { logout("That token is not valid (or was revoked)."); throw new Error("unauthorized"); }
+  if (r.status === 401) { const why = "That token is not valid (or was revoked)."; logout(why); throw new Error(why); }
   const doc = await r.json().catch(() => ({}));
   if (!r.ok) { const e = doc.error || {}; throw new Error(`${e.code || r.status}: ${e.message || r.statusText}`); }
   return doc;
