@@ -163,12 +163,19 @@ pub async fn diff(
     Path(id): Path<String>,
     ApiQuery(q): ApiQuery<DiffQuery>,
 ) -> ApiResult<Json<Value>> {
+    let from = q.from.as_deref().ok_or_else(|| {
+        ApiError::invalid("give from (a tree: live, a snapshot name, run:ID, fork:NAME)")
+    })?;
+    let from = TreeRef::parse(from)?;
+    let to = TreeRef::parse(q.to.as_deref().unwrap_or("live"))?;
+    // A fork is a workspace of its own: reading its tree needs the right
+    // to read that workspace too.
+    for tree in [&from, &to] {
+        if let TreeRef::Fork(name) = tree {
+            access.need(name, Right::Read)?;
+        }
+    }
     let d = with_ws(&server, &access, &id, Right::Read, move |e| {
-        let from = q.from.as_deref().ok_or_else(|| {
-            ApiError::invalid("give from (a tree: live, a snapshot name, run:ID, fork:NAME)")
-        })?;
-        let from = TreeRef::parse(from)?;
-        let to = TreeRef::parse(q.to.as_deref().unwrap_or("live"))?;
         Ok(e.ws.diff(&from, &to, &options(&q))?)
     })
     .await?;
