@@ -106,3 +106,71 @@ fn stream(f: Follow) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     });
     Sse::new(s).keep_alive(KeepAlive::default())
 }
+
+/// Events of a run parked at an approval: `run`, then `waiting` (what it
+/// waits for), and the connection stays open: once the run is resumed
+/// (here, by an answer) its output and result follow, as for a live run.
+/// The wait is a check every 250 ms, by a task that ends with the client.
+pub fn parked(
+    entry: Arc<crate::state::Entry>,
+    first: Value,
+    pending: Value,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(64);
+    let run = first["run_id"].as_str().unwrap_or_default().to_owned();
+    tokio::spawn(async move {
+        let send = |ev: Event| {
+            let tx = tx.clone();
+            async move { tx.send(ev).await.is_ok() }
+        };
+        if !send(Event::default().event("run").data(first.to_string())).await
+            || !send(Event::default().event("waiting").data(pending.to_string())).await
+        {
+            return;
+        }
+        loop {
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            if tx.is_closed() {
+                return;
+            }
+            if let Some(live) = entry.live.get(&run) {
+                let (past, mut rx) = live.follow();
+                for ev in past {
+                    let end = matches!(ev, LiveEvent::Result(_));
+                    if !send(event(&ev)).await || end {
+                        return;
+                    }
+                }
+                loop {
+                    match rx.recv().await {
+                        Ok(ev) => {
+                            let end = matches!(ev, LiveEvent::Result(_));
+                            if !send(event(&ev)).await || end {
+                                return;
+                            }
+                        }
+                        Err(RecvError::Lagged(_)) => {}
+                        Err(RecvError::Closed) => return,
+                    }
+                }
+            }
+            // Answered and ended between two looks, or ended elsewhere.
+            let ws = entry.ws.clone();
+            let id = run.clone();
+            let record = tokio::task::spawn_blocking(move || ws.runs().get(&id)).await;
+            let Ok(Ok(Some(r))) = record else { return };
+            if r.status != computer_store::RunStatus::Waiting && entry.live.get(&run).is_none() {
+                for ev in crate::routes::runs::record_events(&r) {
+                    if !send(event(&ev)).await {
+                        return;
+                    }
+                }
+                return;
+            }
+        }
+    });
+    let s = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|ev| (Ok(ev), rx))
+    });
+    Sse::new(s).keep_alive(KeepAlive::default())
+}

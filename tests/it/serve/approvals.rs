@@ -125,17 +125,34 @@ fn approvals_are_answered_over_http_and_survive_a_killed_server() {
     );
     assert!(again.status >= 400, "{}", again.text());
 
-    // Reject with a reason: the agent code sees it as an exception.
+    // Reject with a reason: the agent code sees it as an exception. A
+    // client following the parked run stays connected through the answer
+    // and sees the resumed run's output and end.
     start_agent(&s, "w", "agent-2");
     let call = s.ok("GET", "/workspaces/w/approvals", None)["pending"][0]["call_id"]
         .as_str()
         .unwrap()
         .to_owned();
+    let mut follower = Sse::open(
+        &s.addr,
+        "GET",
+        "/workspaces/w/runs/agent-2/events",
+        &s.token,
+        None,
+    );
+    assert_eq!(follower.next_event().unwrap().0, "run");
+    let (name, waiting) = follower.next_event().unwrap();
+    assert_eq!(name, "waiting");
+    assert_eq!(waiting["pending"][0]["call_id"], call.as_str(), "{waiting}");
     s.ok(
         "POST",
         "/workspaces/w/approvals/respond",
         Some(json!({"run_id": "agent-2", "call_id": call, "reject": "not today"})),
     );
+    let end = follower.rest();
+    let (name, result) = end.last().unwrap();
+    assert_eq!(name, "result", "{end:?}");
+    assert_eq!(result["status"], "completed", "{result}");
     let record = s.wait_run("w", "agent-2");
     let out = record["stdout"].as_str().unwrap();
     assert!(

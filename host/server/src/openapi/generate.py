@@ -110,7 +110,7 @@ def pp(name): return {"name": name, "in": "path", "required": True, "schema": ST
 ID = pp("id"); RUN = pp("run"); NAME = pp("name")
 PATHQ = qp("path", required=True, desc="an absolute workspace path")
 PAGE = [qp("offset", INT), qp("limit", INT, desc="at most 1000")]
-SSE = {"text/event-stream": {"schema": STR, "description": "events: run, stdout, stderr ({\"data\": text}), result (the RunResult), lagged"}}
+SSE = {"text/event-stream": {"schema": STR, "description": "events: run, waiting (a parked run: what it waits for; the stream goes on once it is answered), stdout, stderr ({\"data\": text}), result (the RunResult), lagged"}}
 
 paths = {
  "/healthz": {"get": {"summary": "Health: 200 while serving, 503 once shutting down", "security": [], "responses": {"200": {"description": "serving", "content": {"application/json": {"schema": S("Health")}}}, "503": {"description": "stopping", "content": {"application/json": {"schema": S("Health")}}}}}},
@@ -137,7 +137,7 @@ paths = {
  "/workspaces/{id}/runs": {"get": op("Runs, newest first", resp("RunList"), [ID, *PAGE], right="read")},
  "/workspaces/{id}/runs/{run}": {"get": op("One run with its output", resp("Run"), [ID, RUN], right="read")},
  "/workspaces/{id}/runs/{run}/cancel": {"post": op("Cancel a run going on in this server", resp("Cancelled"), [ID, RUN], right="exec")},
- "/workspaces/{id}/runs/{run}/events": {"get": op("A run's output as server-sent events: a live run followed, a finished one replayed", {"200": {"description": "events", "content": SSE}}, [ID, RUN], right="read")},
+ "/workspaces/{id}/runs/{run}/events": {"get": op("A run's output as server-sent events: a live run followed, a parked one waited for and followed once answered, a finished one replayed", {"200": {"description": "events", "content": SSE}}, [ID, RUN], right="read")},
  "/workspaces/{id}/runs/{run}/diff": {"get": op("What a run changed", resp("Diff"), [ID, RUN, qp("patch", BOOL), qp("path")], right="read")},
  "/workspaces/{id}/runs/{run}/undo": {"post": {**op("Put back what a run changed; conflicts refuse (EPERM) unless force", resp("UndoReport"), [ID, RUN], right="exec"), "requestBody": {"required": False, "content": {"application/json": {"schema": S("Undo")}}}}},
  "/workspaces/{id}/approvals": {"get": op("Pending approvals, oldest first", resp("Approvals"), [ID, *PAGE], right="read")},

@@ -7,7 +7,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use computer_runtime::Recovered;
-use computer_store::RunRecord;
+use computer_store::{RunRecord, RunStatus};
 use serde_json::{Value, json};
 
 use super::{ApiQuery, PageQuery, with_ws};
@@ -95,8 +95,26 @@ pub async fn cancel(
     Ok(Json(json!({"run_id": shown, "cancelled": true})))
 }
 
+/// A finished run's output and result, from its record.
+pub fn record_events(r: &RunRecord) -> Vec<LiveEvent> {
+    let mut events = Vec::new();
+    if !r.stdout.is_empty() {
+        events.push(LiveEvent::Stdout(
+            String::from_utf8_lossy(&r.stdout).into_owned(),
+        ));
+    }
+    if !r.stderr.is_empty() {
+        events.push(LiveEvent::Stderr(
+            String::from_utf8_lossy(&r.stderr).into_owned(),
+        ));
+    }
+    events.push(LiveEvent::Result(run_json(r)));
+    events
+}
+
 /// `GET runs/{run}/events`: server-sent events of a run; a live one is
-/// followed from its start, a finished one replayed from its record.
+/// followed from its start, one parked at an approval is waited for and
+/// followed once resumed, a finished one is replayed from its record.
 pub async fn events(
     State(server): State<Arc<Server>>,
     access: Access,
@@ -104,6 +122,7 @@ pub async fn events(
 ) -> ApiResult<Response> {
     enum Found {
         Live(Arc<crate::live::LiveRun>),
+        Parked(Arc<crate::state::Entry>, Value, Value),
         Done(Value, Vec<LiveEvent>),
     }
     let found = with_ws(&server, &access, &id, Right::Read, move |e| {
@@ -111,26 +130,28 @@ pub async fn events(
             return Ok(Found::Live(live));
         }
         let r = e.ws.runs().get(&run)?.ok_or_else(|| no_run(&run))?;
-        let mut events = Vec::new();
-        if !r.stdout.is_empty() {
-            events.push(LiveEvent::Stdout(
-                String::from_utf8_lossy(&r.stdout).into_owned(),
+        let first = json!({"run_id": r.id, "backend": r.backend});
+        if r.status == RunStatus::Waiting {
+            let pending: Vec<_> =
+                e.ws.interrupts()
+                    .pending()?
+                    .into_iter()
+                    .filter(|p| p.run_id == r.id)
+                    .collect();
+            return Ok(Found::Parked(
+                e.clone(),
+                first,
+                json!({ "pending": pending }),
             ));
         }
-        if !r.stderr.is_empty() {
-            events.push(LiveEvent::Stderr(
-                String::from_utf8_lossy(&r.stderr).into_owned(),
-            ));
-        }
-        events.push(LiveEvent::Result(run_json(&r)));
-        Ok(Found::Done(
-            json!({"run_id": r.id, "backend": r.backend}),
-            events,
-        ))
+        Ok(Found::Done(first, record_events(&r)))
     })
     .await?;
     Ok(match found {
         Found::Live(live) => crate::sse::follow(live, false).into_response(),
+        Found::Parked(entry, first, pending) => {
+            crate::sse::parked(entry, first, pending).into_response()
+        }
         Found::Done(first, events) => crate::sse::finished(first, events).into_response(),
     })
 }
