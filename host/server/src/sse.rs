@@ -112,6 +112,7 @@ fn stream(f: Follow) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
 /// (here, by an answer) its output and result follow, as for a live run.
 /// The wait is a check every 250 ms, by a task that ends with the client.
 pub fn parked(
+    server: Arc<crate::state::Server>,
     entry: Arc<crate::state::Entry>,
     first: Value,
     pending: Value,
@@ -130,7 +131,9 @@ pub fn parked(
         }
         loop {
             tokio::time::sleep(std::time::Duration::from_millis(250)).await;
-            if tx.is_closed() {
+            // A shutdown ends the wait (the run stays parked for the next
+            // server), so the graceful shutdown does not wait on it.
+            if tx.is_closed() || server.stopping() {
                 return;
             }
             if let Some(live) = entry.live.get(&run) {

@@ -106,6 +106,9 @@ pub struct Server {
     pub metrics: Metrics,
     open: Mutex<HashMap<String, Arc<Entry>>>,
     stopping: AtomicBool,
+    /// Cancelled at shutdown: ends the MCP sessions' open streams, so the
+    /// graceful shutdown does not wait on them.
+    pub(crate) mcp_cancel: tokio_util::sync::CancellationToken,
 }
 
 /// Workspace ids: lower-case letters, digits, `-` and `_`, 1 to 64, so an
@@ -137,6 +140,7 @@ impl Server {
             metrics: Metrics::default(),
             open: Mutex::default(),
             stopping: AtomicBool::new(false),
+            mcp_cancel: tokio_util::sync::CancellationToken::new(),
             config,
         }))
     }
@@ -255,6 +259,7 @@ impl Server {
     /// parked; `recover` at the next start resumes what its owner left.
     pub fn begin_shutdown(&self) {
         self.stopping.store(true, Ordering::SeqCst);
+        self.mcp_cancel.cancel();
         for e in self.entries() {
             e.live.cancel_all();
         }

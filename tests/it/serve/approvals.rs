@@ -166,7 +166,7 @@ fn approvals_are_answered_over_http_and_survive_a_killed_server() {
     s.kill9();
     let data = s.data.clone();
     let token = s.token.clone();
-    let s2 = Served::start_on(&data, token, &[]);
+    let mut s2 = Served::start_on(&data, token, &[]);
     let pending = s2.ok("GET", "/workspaces/w/approvals", None);
     assert_eq!(pending["total"], 1, "{pending}");
     assert_eq!(pending["pending"][0]["run_id"], "agent-3");
@@ -182,5 +182,23 @@ fn approvals_are_answered_over_http_and_survive_a_killed_server() {
     let record = s2.wait_run("w", "agent-3");
     assert_eq!(record["status"], "completed", "{record}");
     assert_eq!(seen.lock().unwrap().len(), 2);
+
+    // SIGTERM while a client follows a parked run: the server still stops
+    // (the stream ends), and the run stays parked for the next one.
+    start_agent(&s2, "w", "agent-4");
+    let mut follower = Sse::open(
+        &s2.addr,
+        "GET",
+        "/workspaces/w/runs/agent-4/events",
+        &s2.token,
+        None,
+    );
+    assert_eq!(follower.next_event().unwrap().0, "run");
+    assert_eq!(follower.next_event().unwrap().0, "waiting");
+    assert!(s2.terminate(), "{}", s2.log());
+    assert!(follower.rest().iter().all(|(n, _)| n != "result"));
+    let s3 = Served::start_on(&data, s2.token.clone(), &[]);
+    let pending = s3.ok("GET", "/workspaces/w/approvals", None);
+    assert_eq!(pending["pending"][0]["run_id"], "agent-4", "{pending}");
     let _ = serve_cmd;
 }

@@ -182,7 +182,8 @@ fn service(server: &Arc<Server>, entry: &Arc<Entry>, readonly: bool) -> McpServi
     // every request is authenticated by its token before it gets this far.
     let config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
-        .with_max_request_body_bytes(server.config.max_body_bytes);
+        .with_max_request_body_bytes(server.config.max_body_bytes)
+        .with_cancellation_token(server.mcp_cancel.child_token());
     let made = StreamableHttpService::new(
         move || Ok(handler.clone()),
         Arc::new(LocalSessionManager::default()),

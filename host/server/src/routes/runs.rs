@@ -150,7 +150,7 @@ pub async fn events(
     Ok(match found {
         Found::Live(live) => crate::sse::follow(live, false).into_response(),
         Found::Parked(entry, first, pending) => {
-            crate::sse::parked(entry, first, pending).into_response()
+            crate::sse::parked(server.clone(), entry, first, pending).into_response()
         }
         Found::Done(first, events) => crate::sse::finished(first, events).into_response(),
     })
