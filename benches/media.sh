@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The sandbox's ffmpeg and ffprobe against Debian's native ones (the same
-# FFmpeg 5.1.9), side by side: each command N times on each side, medians
-# printed as a table.
+# The sandbox's ffmpeg, ffprobe and ImageMagick against Debian's native ones
+# (the same FFmpeg 5.1.9 and ImageMagick 6.9.11), side by side: each command
+# N times on each side, medians printed as a table.
 #   benches/media.sh target/release/computer [N]
 # The inputs are made by the native ffmpeg: a 10 s 720p H.264 + AAC video,
 # 60 s of stereo WAV, a 1080p H.264 clip, a 12-megapixel JPEG. The sandbox
 # side is one `computer exec` per command (the CLI's start, opening the
-# workspace and the run included); the native side one ffmpeg process,
-# single-threaded (`-threads 1`, `-filter_threads 1`) as ours is.
+# workspace and the run included); the native side one process,
+# single-threaded as ours is (ffmpeg's `-threads 1 -filter_threads 1`,
+# ImageMagick's MAGICK_THREAD_LIMIT=1).
 set -euo pipefail
 BIN="$(realpath "${1:?usage: benches/media.sh path/to/computer [N]}")"
 N="${2:-5}"
@@ -61,3 +62,8 @@ resize='ffmpeg -v error -y -i photo12mp.jpg -vf scale=iw/2:-1 half.jpg'
 row 'a 12-megapixel JPEG halved (`scale`)' "$resize" "${resize/ffmpeg/ffmpeg -threads 1 -filter_threads 1}"
 x264='ffmpeg -v error -y -i video10.mp4 -t 3 -c:v libx264 -preset veryfast -an re.mp4'
 row '3 s of 720p re-encoded (x264 veryfast)' "$x264" "${x264/-an/-an -threads 1}"
+# ImageMagick: the native one with one thread (its OpenMP would use both cores).
+im='convert photo12mp.jpg -resize 50% half-im.jpg'
+row 'ImageMagick `convert -resize 50%` of a 12-megapixel JPEG' "$im" "MAGICK_THREAD_LIMIT=1 /usr/bin/$im"
+idf='identify photo12mp.jpg'
+row 'ImageMagick `identify` of it' "$idf" "/usr/bin/$idf"

@@ -24,7 +24,8 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 # ffmpeg: the oracle of the ffmpeg and ffprobe commands (tests/it/media/), the same 5.1.
 # cmake: libjpeg-turbo's and libtiff's builds (build-magick.sh).
 # imagemagick: the oracle of convert, identify, mogrify and compare (tests/it/media/), 6.9.11.
-APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 jq file bsdextrautils diffutils ripgrep hexyl python3 python3-venv sqlite3 zip unzip curl dpkg-dev autotools-dev ffmpeg cmake imagemagick)
+# chromium, chromium-driver: the headless browser of the console's test (tests/it/serve/console.rs).
+APT_PACKAGES=(build-essential pkg-config git clang-19 llvm-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 jq file bsdextrautils diffutils ripgrep hexyl python3 python3-venv sqlite3 zip unzip curl dpkg-dev autotools-dev ffmpeg cmake imagemagick chromium chromium-driver)
 
 apt_install_missing "${APT_PACKAGES[@]}"
 

@@ -14,6 +14,7 @@ mod inrun_bench;
 mod node_bench;
 mod python_bench;
 mod report;
+mod serve_bench;
 mod shell_bench;
 mod sides;
 mod wasi_bench;
@@ -61,6 +62,8 @@ enum Suite {
     History,
     /// WASI commands (wasi:filesystem, SQLite, ripgrep, cold start) against the same programs built natively
     Wasi,
+    /// `computer serve`: exec 'echo hi' from 16 HTTP clients and the p99 of a 4 KiB read, against the library in-process
+    Serve,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -85,6 +88,7 @@ fn main() -> anyhow::Result<()> {
         Suite::Node => node_bench::run(&base, args.quick)?,
         Suite::Wasi => wasi_bench::run(&base, args.quick)?,
         Suite::History => history_bench::run(&base, args.quick)?,
+        Suite::Serve => serve_bench::run(&base, args.quick)?,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);

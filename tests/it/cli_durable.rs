@@ -14,7 +14,7 @@ use computer_tests::{
     Value, Ws, component_cache_dir, describe, one_json, run_command, text, workspace_root,
 };
 
-fn github_module() -> PathBuf {
+pub fn github_module() -> PathBuf {
     let path = workspace_root().join("guests/target/wasm32-wasip2/release/github_module.wasm");
     assert!(
         path.is_file(),
@@ -25,10 +25,10 @@ fn github_module() -> PathBuf {
 }
 
 /// Requests received: (request line, idempotency key, body).
-type Seen = Arc<Mutex<Vec<(String, String, String)>>>;
+pub type Seen = Arc<Mutex<Vec<(String, String, String)>>>;
 
 /// A stand-in GitHub: answers every POST with 201 and an `html_url`.
-fn fake_github() -> (u16, Seen) {
+pub fn fake_github() -> (u16, Seen) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let seen: Seen = Arc::default();

@@ -59,6 +59,7 @@ mod python_corpus;
 mod python_http;
 mod read_only;
 mod secrets;
+mod serve;
 mod shell_corpus;
 mod shell_hardening;
 mod shell_limits;

@@ -198,6 +198,78 @@ pub enum Command {
               value_parser = clap::value_parser!(u64).range(1..))]
         host_memory: Option<u64>,
     },
+    /// Serve many workspaces over HTTP: a JSON API, remote MCP at /workspaces/ID/mcp, a console at /
+    Serve(ServeArgs),
+}
+
+/// `computer serve`.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    #[command(subcommand)]
+    pub command: Option<ServeCommand>,
+    /// Address to listen on
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub listen: String,
+    /// Directory of the workspaces (workspaces/ID.db) and server.db (tokens, request log)
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "COMPUTER_DATA",
+        default_value = ".computer/serve",
+        global = true
+    )]
+    pub data: PathBuf,
+    /// No tokens needed (refused unless the address is loopback)
+    #[arg(long)]
+    pub insecure_no_auth: bool,
+    /// Largest request body, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub max_body: usize,
+    /// Requests a second each token may make (bursts up to twice that); 0: no limit
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub rate_limit: u32,
+    /// Execs that may run at once in each workspace; one more is refused with EAGAIN
+    #[arg(long, value_name = "N", env = "COMPUTER_MAX_RUNS",
+          default_value_t = computer_runtime::DEFAULT_MAX_CONCURRENT_RUNS)]
+    pub max_runs: usize,
+    /// Backends exec may use [default: every built-in one; container and auto only when named]
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    pub backends: Vec<String>,
+    /// The most memory a run may ask for, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = computer_tools::DEFAULT_MAX_MEMORY_MB,
+          value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub max_memory: u64,
+}
+
+/// `computer serve token ...`: tokens, made and revoked in the data directory.
+#[derive(Subcommand, Debug, Clone)]
+pub enum ServeCommand {
+    /// Manage the server's bearer tokens
+    #[command(subcommand)]
+    Token(TokenCommand),
+}
+
+/// `computer serve token`.
+#[derive(Subcommand, Debug, Clone)]
+pub enum TokenCommand {
+    /// Make a token and print it (shown this once; only its hash is kept)
+    Create {
+        /// The token's name, as audit rows show it
+        name: String,
+        /// Scope it to this workspace (else: an admin token)
+        #[arg(long, value_name = "ID")]
+        workspace: Option<String>,
+        /// Rights in its workspace: read, exec, approve (comma-separated)
+        #[arg(long, value_name = "LIST", default_value = "read")]
+        rights: String,
+    },
+    /// List the tokens (names, scopes, rights; never the secrets)
+    Ls,
+    /// Revoke a token; it stops working at once
+    Revoke {
+        /// The token's name
+        name: String,
+    },
 }
 
 fn parse_on_interrupt(s: &str) -> Result<computer_runtime::OnInterrupt, String> {

@@ -60,6 +60,7 @@ pub fn audit(
         path,
         since_ns: since.as_deref().map(parse_since).transpose()?,
         page,
+        ..Default::default()
     };
     let rows = ws.audit().query(&q)?;
     out.emit(json!({"audit": rows}), || {

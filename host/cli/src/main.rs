@@ -23,6 +23,7 @@ mod net_cmd;
 mod output;
 mod policy_cmd;
 mod secrets_cmd;
+mod serve_cmd;
 mod signals;
 mod snapshot_cmd;
 mod tools_cmd;
@@ -92,6 +93,9 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
         tools_cmd::print(*format, tools)?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Command::Serve(args) = &cli.command {
+        return Ok(ExitCode::from(serve_cmd::run(args.clone(), out)?));
+    }
     if let Command::Prepare = &cli.command {
         return Ok(ExitCode::from(backends::prepare(out)?));
     }
@@ -153,7 +157,9 @@ fn run(cli: Cli, out: Out) -> CliResult<ExitCode> {
             max_runs,
             host_memory,
         } => mcp_cmd::serve(ws, tools, (max_runs, host_memory), recover)?,
-        Command::Tools { .. } | Command::Prepare => unreachable!("handled above"),
+        Command::Tools { .. } | Command::Prepare | Command::Serve(_) => {
+            unreachable!("handled above")
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

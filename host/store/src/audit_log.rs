@@ -23,6 +23,15 @@ pub struct AuditQuery {
     pub path: Option<String>,
     /// Only rows at or after this time (ns since the epoch).
     pub since_ns: Option<i64>,
+    /// Only rows at or before this time (ns since the epoch).
+    pub until_ns: Option<i64>,
+    /// Only rows whose actor starts with this (`http:` rows of the server,
+    /// `http:alice` one token's).
+    pub actor: Option<String>,
+    /// Only rows of this operation (`write`, `exec`, `respond`, `http`, ...).
+    pub operation: Option<String>,
+    /// Newest first (the console's order) instead of oldest first.
+    pub newest_first: bool,
     /// Which of the matching rows.
     pub page: Page,
 }
@@ -127,7 +136,7 @@ impl Audit<'_> {
         self.ws.flush_audit()
     }
 
-    /// Reads the audit log, oldest first.
+    /// Reads the audit log, oldest first (or newest first, as `q` says).
     pub fn query(&self, q: &AuditQuery) -> Result<Vec<AuditRecord>> {
         self.ws.flush_audit()?;
         let glob = q
@@ -151,11 +160,23 @@ impl Audit<'_> {
         let offset = q.page.offset as usize;
         let limit = q.page.limit.map_or(usize::MAX, |l| l as usize);
         self.ws.read_tx(|c| {
-            let mut stmt = c.prepare_cached(
+            // Time, operation and actor are filtered by SQLite; the run and
+            // the glob below.
+            let sql = format!(
                 "SELECT id, time_ns, actor, operation, target, args, outcome, error, duration_ns
-                 FROM audit WHERE time_ns >= ?1 ORDER BY id",
-            )?;
-            let mut rows = stmt.query([q.since_ns.unwrap_or(i64::MIN)])?;
+                 FROM audit WHERE time_ns >= ?1 AND time_ns <= ?2
+                 AND (?3 IS NULL OR operation = ?3)
+                 AND (?4 IS NULL OR substr(actor, 1, length(?4)) = ?4)
+                 ORDER BY id {}",
+                if q.newest_first { "DESC" } else { "ASC" }
+            );
+            let mut stmt = c.prepare_cached(&sql)?;
+            let mut rows = stmt.query(params![
+                q.since_ns.unwrap_or(i64::MIN),
+                q.until_ns.unwrap_or(i64::MAX),
+                q.operation,
+                q.actor,
+            ])?;
             let mut out = Vec::new();
             let mut matched = 0usize;
             while let Some(r) = rows.next()? {

@@ -5,7 +5,7 @@ use std::time::Duration;
 use computer_runtime::{EXIT_NOT_FOUND, ExecOptions, LimitNames, Limits};
 use computer_store::{
     Errno, FsError, GrepOptions, NodeKind, Page, RmOptions, TextEdit, ToolCall, WriteOptions,
-    summarize_text, with_actor,
+    current_actor, summarize_text, with_actor,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -107,7 +107,15 @@ impl Tools {
     pub fn call_cancellable(&self, name: &str, args: Value, cancel: &CallCancel) -> Value {
         let started = now_ns();
         let params = summarize_params(&args);
-        let result = with_actor("tool", || self.dispatch(name, args, cancel));
+        // A call made for an HTTP client (`computer serve`'s remote MCP)
+        // keeps whose token it was: `tool:http:NAME`.
+        let outer = current_actor();
+        let actor = if outer.starts_with("http:") {
+            format!("tool:{outer}")
+        } else {
+            "tool".to_owned()
+        };
+        let result = with_actor(actor, || self.dispatch(name, args, cancel));
         let completed = now_ns();
         let (value, error) = match result {
             Ok(v) => (v, None),
